@@ -1,0 +1,1 @@
+//! Engram chess core (work in progress).

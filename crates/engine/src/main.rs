@@ -1,0 +1,3 @@
+fn main() {
+    println!("engram: work in progress");
+}

@@ -1,0 +1,1 @@
+//! The transposition table (work in progress).
