@@ -1,3 +1,74 @@
-fn main() {
-    println!("engram: work in progress");
+//! The `engram` binary. `engram perft <depth> [--fen FEN] [--chess960]` runs perft and prints
+//! a divide, as Stockfish's `go perft` does.
+
+use engram_chess::{divide, Board, STARTPOS};
+use std::process::ExitCode;
+use std::time::Instant;
+
+const USAGE: &str = "usage: engram perft <depth> [--fen FEN] [--chess960]";
+
+fn perft_command(args: &[String]) -> Result<(), String> {
+    let mut depth = None;
+    let mut fen = STARTPOS.to_string();
+    let mut chess960 = false;
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--fen" => {
+                i += 1;
+                fen = args.get(i).ok_or("--fen needs a FEN")?.clone();
+            }
+            "--chess960" => chess960 = true,
+            s => {
+                if depth.is_some() {
+                    return Err(format!("unexpected argument '{s}'"));
+                }
+                let d: u32 = s.parse().map_err(|_| format!("bad depth '{s}'"))?;
+                if d > 20 {
+                    return Err(format!("depth {d} is too deep (max 20)"));
+                }
+                depth = Some(d);
+            }
+        }
+        i += 1;
+    }
+    let depth = depth.ok_or("perft needs a depth")?;
+    let board = Board::from_fen(&fen, chess960).map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    let mut total = 0;
+    for (mv, n) in divide(&board, depth.max(1)) {
+        println!("{}: {n}", board.to_uci(mv));
+        total += n;
+    }
+    if depth == 0 {
+        total = 1;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!();
+    println!("Nodes searched: {total}");
+    eprintln!(
+        "time {:.3} s, {:.0} nodes/s",
+        secs,
+        total as f64 / secs.max(1e-9)
+    );
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("perft") => perft_command(&args[1..]),
+        Some("-h") | Some("--help") | None => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        Some(other) => Err(format!("unknown command '{other}'\n{USAGE}")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -1,0 +1,163 @@
+//! `Position`: a board plus the game history behind it — the stack of earlier boards for
+//! unmake (copy-make), the moves played, and the key history for repetition detection.
+
+use crate::board::Board;
+use crate::chess_move::Move;
+
+/// A game in progress: the current board, with make/unmake and draw detection.
+#[derive(Clone, Debug)]
+pub struct Position {
+    boards: Vec<Board>,
+    moves: Vec<Move>,
+}
+
+impl Position {
+    /// A position with no history before `board`.
+    pub fn new(board: Board) -> Position {
+        let mut boards = Vec::with_capacity(256);
+        boards.push(board);
+        Position {
+            boards,
+            moves: Vec::with_capacity(256),
+        }
+    }
+
+    /// The current board.
+    #[inline]
+    pub fn board(&self) -> &Board {
+        self.boards.last().expect("a position always has a board")
+    }
+
+    /// The number of moves (including null moves) played since the start.
+    #[inline]
+    pub fn ply(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// The moves played since the start (null moves as [`Move::NULL`]).
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// The last move played, if any.
+    pub fn last_move(&self) -> Option<Move> {
+        self.moves.last().copied()
+    }
+
+    /// Plays a legal move.
+    #[inline]
+    pub fn make(&mut self, mv: Move) {
+        let mut next = *self.board();
+        next.play(mv);
+        self.boards.push(next);
+        self.moves.push(mv);
+    }
+
+    /// Passes the turn (not allowed in check).
+    #[inline]
+    pub fn make_null(&mut self) {
+        let mut next = *self.board();
+        next.play_null();
+        self.boards.push(next);
+        self.moves.push(Move::NULL);
+    }
+
+    /// Takes back the last move or null move. Does nothing at the start of the history.
+    #[inline]
+    pub fn unmake(&mut self) {
+        if self.boards.len() > 1 {
+            self.boards.pop();
+            self.moves.pop();
+        }
+    }
+
+    /// Forgets the history before the current board (keeps repetition keys out of reach).
+    pub fn clear_history(&mut self) {
+        let board = *self.board();
+        *self = Position::new(board);
+    }
+
+    /// How many earlier positions in the reversible part of the history (since the last capture,
+    /// pawn move or null move) have the same key as the current one. Only positions with the
+    /// same side to move are compared.
+    pub fn repetitions(&self) -> usize {
+        let current = self.board();
+        let n = self.boards.len() - 1;
+        let window = (current.halfmove_clock() as usize).min(n);
+        let mut count = 0;
+        let mut back = 2;
+        while back <= window {
+            let idx = n - back;
+            if self.moves[idx].is_null() || self.moves[idx + 1].is_null() {
+                break;
+            }
+            if self.boards[idx].hash() == current.hash() {
+                count += 1;
+            }
+            back += 2;
+        }
+        count
+    }
+
+    /// Whether the current position occurred before (one earlier occurrence is enough for a
+    /// search to score it a draw).
+    pub fn is_repetition(&self) -> bool {
+        self.repetitions() >= 1
+    }
+
+    /// Whether the fifty-move rule ends the game: 100 half-moves without capture or pawn move,
+    /// unless the side to move is checkmated.
+    pub fn is_fifty_move_draw(&self) -> bool {
+        let b = self.board();
+        b.halfmove_clock() >= 100 && !b.is_checkmate()
+    }
+
+    /// Whether the game is drawn by rule here: threefold repetition, fifty moves, insufficient
+    /// material or stalemate.
+    pub fn is_draw_by_rule(&self) -> bool {
+        let b = self.board();
+        self.repetitions() >= 2
+            || self.is_fifty_move_draw()
+            || b.is_insufficient_material()
+            || b.is_stalemate()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repetition_and_unmake() {
+        let mut pos = Position::new(Board::startpos());
+        let start = *pos.board();
+        for _ in 0..2 {
+            for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+                let mv = pos.board().parse_uci(m).unwrap();
+                pos.make(mv);
+            }
+        }
+        assert_eq!(pos.repetitions(), 2);
+        assert!(pos.is_draw_by_rule());
+        for _ in 0..8 {
+            pos.unmake();
+        }
+        assert_eq!(*pos.board(), start);
+        assert_eq!(pos.repetitions(), 0);
+        pos.make_null();
+        assert_ne!(pos.board().hash(), start.hash());
+        pos.make_null();
+        assert_eq!(pos.board().hash(), start.hash());
+        assert_eq!(pos.repetitions(), 0, "null moves cut the repetition window");
+    }
+
+    #[test]
+    fn fifty_moves() {
+        let pos =
+            Position::new(Board::from_fen("4k3/8/8/8/8/8/8/4K2R w - - 100 80", false).unwrap());
+        assert!(pos.is_fifty_move_draw());
+        let mate =
+            Position::new(Board::from_fen("R3k3/8/4K3/8/8/8/8/8 b - - 100 80", false).unwrap());
+        assert!(!mate.is_fifty_move_draw());
+    }
+}
