@@ -142,6 +142,10 @@ const BISHOP_MAGICS: [u64; 64] = [
 const ROOK_DIRS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const BISHOP_DIRS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
+const fn on_board(f: i8, r: i8) -> bool {
+    f >= 0 && f < 8 && r >= 0 && r < 8
+}
+
 /// Slow ray walk used to build the tables: attacks from `sq` along `dirs`, stopping at blockers.
 /// With `edge` false, the last square of each ray is left out (the relevant-occupancy mask).
 const fn ray_attacks(sq: usize, occ: u64, dirs: &[(i8, i8); 4], edge: bool) -> u64 {
@@ -152,7 +156,7 @@ const fn ray_attacks(sq: usize, occ: u64, dirs: &[(i8, i8); 4], edge: bool) -> u
         let mut f = (sq % 8) as i8 + df;
         let mut r = (sq / 8) as i8 + dr;
         while f >= 0 && f < 8 && r >= 0 && r < 8 {
-            if !edge && !(f + df >= 0 && f + df < 8 && r + dr >= 0 && r + dr < 8) {
+            if !edge && !on_board(f + df, r + dr) {
                 break;
             }
             let bit = 1u64 << (r * 8 + f);

@@ -35,13 +35,13 @@ fn perft_command(args: &[String]) -> Result<(), String> {
     let depth = depth.ok_or("perft needs a depth")?;
     let board = Board::from_fen(&fen, chess960).map_err(|e| e.to_string())?;
     let start = Instant::now();
-    let mut total = 0;
-    for (mv, n) in divide(&board, depth.max(1)) {
-        println!("{}: {n}", board.to_uci(mv));
-        total += n;
-    }
-    if depth == 0 {
-        total = 1;
+    let mut total = 1;
+    if depth > 0 {
+        total = 0;
+        for (mv, n) in divide(&board, depth) {
+            println!("{}: {n}", board.to_uci(mv));
+            total += n;
+        }
     }
     let secs = start.elapsed().as_secs_f64();
     println!();

@@ -1,0 +1,69 @@
+//! The `engram perft` command line, run as a real process.
+
+use std::process::Command;
+
+fn engram(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_engram"))
+        .args(args)
+        .output()
+        .expect("engram runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn perft_startpos() {
+    let (ok, out, _) = engram(&["perft", "4"]);
+    assert!(ok);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.last(), Some(&"Nodes searched: 197281"));
+    assert!(lines.contains(&"e2e4: 13160"), "{out}");
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.contains(": ") && !l.starts_with("Nodes"))
+            .count(),
+        20
+    );
+}
+
+#[test]
+fn perft_fen_and_chess960() {
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let (ok, out, _) = engram(&["perft", "3", "--fen", kiwipete]);
+    assert!(ok);
+    assert!(
+        out.contains("e1g1: ") && out.ends_with("Nodes searched: 97862\n"),
+        "{out}"
+    );
+    let (ok, out, _) = engram(&["perft", "3", "--fen", kiwipete, "--chess960"]);
+    assert!(ok);
+    assert!(
+        out.contains("e1h1: ") && out.ends_with("Nodes searched: 97862\n"),
+        "{out}"
+    );
+    let fischer = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+    let (ok, out, _) = engram(&["perft", "4", "--chess960", "--fen", fischer]);
+    assert!(ok);
+    assert!(out.ends_with("Nodes searched: 326672\n"), "{out}");
+}
+
+#[test]
+fn perft_bad_input_is_an_error_not_a_panic() {
+    for args in [
+        &["perft"][..],
+        &["perft", "x"],
+        &["perft", "3", "--fen"],
+        &["perft", "3", "--fen", "not a fen"],
+        &["perft", "3", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"],
+        &["frobnicate"],
+    ] {
+        let (ok, _, err) = engram(args);
+        assert!(!ok, "{args:?}");
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
