@@ -1,0 +1,223 @@
+//! A cluster: 32 bytes, three entries, one tag word guarding three data words.
+//!
+//! ```text
+//! tags:  | sig0 (16) | sig1 (16) | sig2 (16) | check (16) |   bits 0..64
+//! data:  [ entry 0 ][ entry 1 ][ entry 2 ]                     3 × 64 bits
+//! ```
+//!
+//! `check` is a 16-bit hash of the three data words ([`check_word`]). Every access is a
+//! single 64-bit atomic load or store, so no word can tear; what can tear is the *cluster*:
+//! a reader may see a tag word from one store and a data word from another. The check word
+//! (and a second read of the tag word) turns such mixtures into misses; the full argument
+//! is in the crate docs, section "Concurrency".
+
+use crate::entry::Data;
+use std::sync::atomic::{fence, AtomicU64, Ordering};
+
+/// Entries per cluster.
+pub(crate) const SLOTS: usize = 3;
+
+/// One cluster of the table. All-zero bytes are a valid, empty cluster.
+#[repr(C, align(32))]
+#[derive(Default)]
+pub(crate) struct Cluster {
+    tags: AtomicU64,
+    data: [AtomicU64; SLOTS],
+}
+
+const _: () = assert!(std::mem::size_of::<Cluster>() == 32);
+const _: () = assert!(std::mem::align_of::<Cluster>() == 32);
+
+/// A 16-bit hash of the three data words, position-sensitive and non-linear, so that
+/// swapped slots or two fields trading values do not cancel out (an XOR-fold would).
+#[inline]
+pub(crate) fn check_word(data: &[Data; SLOTS]) -> u16 {
+    let x = data[0].0 ^ data[1].0.rotate_left(21) ^ data[2].0.rotate_left(42);
+    // Multiply-shift: the top 16 bits of the product depend on every bit of `x`.
+    (x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 48) as u16
+}
+
+/// A plain copy of a cluster, as one reader saw it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) struct Snapshot {
+    /// The tag word (three signatures and the check word).
+    pub tags: u64,
+    /// The three data words.
+    pub data: [Data; SLOTS],
+    /// Whether the tag word read before and after the data words was the same.
+    pub stable: bool,
+}
+
+impl Snapshot {
+    /// An empty, consistent cluster.
+    pub const EMPTY: Snapshot = Snapshot {
+        tags: 0,
+        data: [Data::EMPTY; SLOTS],
+        stable: true,
+    };
+
+    /// Signature stored for slot `i`.
+    #[inline]
+    pub fn sig(&self, i: usize) -> u16 {
+        (self.tags >> (16 * i)) as u16
+    }
+
+    /// Whether the snapshot is one consistent cluster state: the tag word did not change
+    /// while the data words were read, and its check word matches the data words.
+    #[inline]
+    pub fn is_consistent(&self) -> bool {
+        self.stable && (self.tags >> 48) as u16 == check_word(&self.data)
+    }
+
+    /// The first non-empty slot whose signature is `sig`.
+    #[inline]
+    pub fn find(&self, sig: u16) -> Option<usize> {
+        (0..SLOTS).find(|&i| self.sig(i) == sig && !self.data[i].is_empty())
+    }
+
+    /// Puts `data` with signature `sig` into slot `i` (local copy only).
+    #[inline]
+    pub fn set(&mut self, i: usize, sig: u16, data: Data) {
+        let shift = 16 * i;
+        self.tags = (self.tags & !(0xFFFF << shift)) | (u64::from(sig) << shift);
+        self.data[i] = data;
+    }
+
+    /// Recomputes the check word after local changes.
+    #[inline]
+    pub fn seal(&mut self) {
+        self.tags = (self.tags & 0xFFFF_FFFF_FFFF) | (u64::from(check_word(&self.data)) << 48);
+    }
+}
+
+impl Cluster {
+    /// Reads the cluster: tag word (Acquire), the three data words, then the tag word again.
+    #[inline]
+    pub fn load(&self) -> Snapshot {
+        let tags = self.tags.load(Ordering::Acquire);
+        let data = [
+            Data(self.data[0].load(Ordering::Relaxed)),
+            Data(self.data[1].load(Ordering::Relaxed)),
+            Data(self.data[2].load(Ordering::Relaxed)),
+        ];
+        // Keeps the second tag load after the data loads (free on x86-64).
+        fence(Ordering::Acquire);
+        let again = self.tags.load(Ordering::Relaxed);
+        Snapshot {
+            tags,
+            data,
+            stable: tags == again,
+        }
+    }
+
+    /// Writes `new` over a cluster that was read as `old`: first the data words that
+    /// changed (Relaxed), then the sealed tag word (Release), so a reader that sees the
+    /// new tag word also sees these data words.
+    #[inline]
+    pub fn publish(&self, old: &Snapshot, new: &Snapshot) {
+        for i in 0..SLOTS {
+            if new.data[i] != old.data[i] {
+                self.data[i].store(new.data[i].0, Ordering::Relaxed);
+            }
+        }
+        self.tags.store(new.tags, Ordering::Release);
+    }
+
+    /// Empties the cluster. Only meaningful while no one else uses the table.
+    #[inline]
+    pub fn clear(&self) {
+        self.tags.store(0, Ordering::Relaxed);
+        for d in &self.data {
+            d.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// Raw data word of slot `i` without any consistency check (for `hashfull`).
+    #[inline]
+    pub fn peek(&self, i: usize) -> Data {
+        Data(self.data[i].load(Ordering::Relaxed))
+    }
+
+    /// Test helper: stores raw words without sealing, to fake torn states.
+    #[cfg(test)]
+    pub fn poke(&self, tags: u64, data: [u64; SLOTS]) {
+        self.tags.store(tags, Ordering::Relaxed);
+        for (w, d) in self.data.iter().zip(data) {
+            w.store(d, Ordering::Relaxed);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::entry::{Bound, Record};
+
+    fn data(mv: u16, depth: i32) -> Data {
+        Data::pack(
+            &Record {
+                mv,
+                score: 5,
+                eval: 7,
+                depth,
+                bound: Bound::Exact,
+                pv: false,
+            },
+            1,
+        )
+    }
+
+    #[test]
+    fn zeroed_cluster_is_empty_and_consistent() {
+        let c = Cluster::default();
+        let s = c.load();
+        assert!(s.is_consistent());
+        assert_eq!(s.find(0), None);
+        assert_eq!(s, Snapshot::EMPTY);
+    }
+
+    #[test]
+    fn publish_then_load_finds_each_slot() {
+        let c = Cluster::default();
+        let old = c.load();
+        let mut new = old;
+        new.set(0, 0x1111, data(1, 3));
+        new.set(2, 0x2222, data(2, 4));
+        new.seal();
+        c.publish(&old, &new);
+        let s = c.load();
+        assert!(s.is_consistent());
+        assert_eq!(s.find(0x1111), Some(0));
+        assert_eq!(s.find(0x2222), Some(2));
+        assert_eq!(s.find(0x3333), None);
+        assert_eq!(s.data[2].mv(), 2);
+    }
+
+    #[test]
+    fn mixed_tag_and_data_words_fail_the_check() {
+        // Tag word of state A with the data words of state B, for every slot.
+        let mut a = Snapshot::EMPTY;
+        a.set(0, 0xAAAA, data(10, 5));
+        a.set(1, 0xBBBB, data(11, 6));
+        a.set(2, 0xCCCC, data(12, 7));
+        a.seal();
+        for slot in 0..SLOTS {
+            let mut b = a;
+            b.set(slot, 0xDDDD, data(99, 9));
+            b.seal();
+            let c = Cluster::default();
+            let torn = [b.data[0].0, b.data[1].0, b.data[2].0];
+            c.poke(a.tags, torn); // new data, old tags
+            assert!(!c.load().is_consistent());
+            c.poke(b.tags, [a.data[0].0, a.data[1].0, a.data[2].0]); // new tags, old data
+            assert!(!c.load().is_consistent());
+        }
+    }
+
+    #[test]
+    fn swapped_slots_fail_the_check() {
+        let d = [data(1, 3), data(2, 3), data(3, 3)];
+        let swapped = [d[1], d[0], d[2]];
+        assert_ne!(check_word(&d), check_word(&swapped));
+    }
+}

@@ -1,0 +1,598 @@
+//! The table: sizing, indexing, probe, store, prefetch, aging, hashfull, clear.
+
+use crate::alloc::{Buffer, TableError};
+use crate::cluster::{Cluster, Snapshot, SLOTS};
+use crate::entry::{relative_age, Data, Entry, Record, GENERATIONS};
+use crate::policy::{self, Outcome, Policy, Slot};
+use crate::prefetch::prefetch;
+use crate::stats::Counters;
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+
+/// Bytes in a MiB.
+const MIB: usize = 1 << 20;
+/// Entries micro-Max's re-probe scans.
+const RUN: usize = 8;
+/// Clusters sampled by [`Table::hashfull`]: 333 × 3 = 999 entries.
+const HASHFULL_CLUSTERS: usize = 333;
+
+/// How to build a [`Table`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Size in MiB (at least 1). Any value, not only powers of two.
+    pub mib: usize,
+    /// Replacement policy.
+    pub policy: Policy,
+    /// On Linux, advise transparent huge pages (`MADV_HUGEPAGE`) for tables of 2 MiB or
+    /// more; `false` forbids them (`MADV_NOHUGEPAGE`), to measure what they bring.
+    pub huge_pages: bool,
+}
+
+impl Default for Config {
+    /// 16 MiB, [`Policy::default`], huge pages on.
+    fn default() -> Self {
+        Config {
+            mib: 16,
+            policy: Policy::default(),
+            huge_pages: true,
+        }
+    }
+}
+
+/// A shared, lock-free transposition table. See the crate docs for the design.
+///
+/// All search-time methods take `&self`; share one table between threads by reference
+/// (it is `Send + Sync`).
+pub struct Table {
+    buf: Buffer,
+    policy: Policy,
+    huge_pages: bool,
+    generation: AtomicU8,
+    counters: Counters,
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("clusters", &self.clusters())
+            .field("policy", &self.policy)
+            .field("huge_pages", &self.buf.huge_pages())
+            .field("generation", &self.generation())
+            .finish()
+    }
+}
+
+/// The high 64 bits of `key · n`: a uniform index in `0..n` from the key's high bits
+/// ("fastrange", Lemire 2016), for any `n`, no power of two needed.
+#[inline(always)]
+fn fastrange(key: u64, n: usize) -> usize {
+    ((u128::from(key) * n as u128) >> 64) as usize
+}
+
+/// Number of clusters in `mib` MiB.
+fn clusters_in(mib: usize) -> Result<usize, TableError> {
+    if mib == 0 {
+        return Err(TableError::ZeroSize);
+    }
+    let bytes = mib
+        .checked_mul(MIB)
+        .filter(|&b| b <= isize::MAX as usize)
+        .ok_or(TableError::TooLarge { mib })?;
+    Ok(bytes / std::mem::size_of::<Cluster>())
+}
+
+impl Table {
+    /// A table of `mib` MiB with the default policy and huge pages.
+    pub fn new(mib: usize) -> Result<Table, TableError> {
+        Table::with_config(Config {
+            mib,
+            ..Config::default()
+        })
+    }
+
+    /// A table as configured.
+    pub fn with_config(config: Config) -> Result<Table, TableError> {
+        let clusters = clusters_in(config.mib)?;
+        Table::build(clusters, config.policy, config.huge_pages)
+    }
+
+    /// A table of exactly `clusters` clusters (3 entries each, 32 bytes), for tests and
+    /// experiments that need tiny tables.
+    pub fn with_clusters(clusters: usize, policy: Policy) -> Result<Table, TableError> {
+        if clusters == 0 {
+            return Err(TableError::ZeroSize);
+        }
+        Table::build(clusters, policy, true)
+    }
+
+    fn build(clusters: usize, policy: Policy, huge_pages: bool) -> Result<Table, TableError> {
+        Ok(Table {
+            buf: Buffer::new(clusters, huge_pages)?,
+            policy,
+            huge_pages,
+            generation: AtomicU8::new(0),
+            counters: Counters::new(),
+        })
+    }
+
+    /// Reallocates the table at `mib` MiB, empty, generation 0. The old memory is freed
+    /// first, so a large table is never held twice. On error the table is left with a
+    /// single cluster (still usable) and the error is returned.
+    pub fn resize(&mut self, mib: usize) -> Result<(), TableError> {
+        let clusters = clusters_in(mib)?;
+        self.buf = Buffer::new(1, false)?;
+        self.generation.store(0, Relaxed);
+        self.buf = Buffer::new(clusters, self.huge_pages)?;
+        Ok(())
+    }
+
+    /// Empties the table and resets the generation, zeroing it with `threads` threads
+    /// (at least 1), each taking a contiguous share. Call only between searches: entries
+    /// stored while it runs may survive it.
+    pub fn clear(&self, threads: usize) {
+        let clusters = self.buf.clusters();
+        let share = clusters.len().div_ceil(threads.clamp(1, clusters.len()));
+        std::thread::scope(|s| {
+            let mut shares = clusters.chunks(share);
+            let first = shares.next();
+            for part in shares {
+                s.spawn(move || part.iter().for_each(Cluster::clear));
+            }
+            first.into_iter().flatten().for_each(Cluster::clear);
+        });
+        self.generation.store(0, Relaxed);
+    }
+
+    /// Starts a new search: bumps the 5-bit generation (wrapping), so that entries written
+    /// before now age by one.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Relaxed);
+    }
+
+    /// The current generation, 0–31.
+    #[inline]
+    pub fn generation(&self) -> u8 {
+        self.generation.load(Relaxed) & (GENERATIONS - 1)
+    }
+
+    /// The replacement policy.
+    pub fn policy(&self) -> Policy {
+        self.policy
+    }
+
+    /// Changes the replacement policy. Entries stay; switching to or from
+    /// [`Policy::MicroMax`] (which places keys differently) is best followed by a clear.
+    pub fn set_policy(&mut self, policy: Policy) {
+        self.policy = policy;
+    }
+
+    /// Number of clusters.
+    pub fn clusters(&self) -> usize {
+        self.buf.clusters().len()
+    }
+
+    /// Number of entries (3 per cluster).
+    pub fn entries(&self) -> usize {
+        self.clusters() * SLOTS
+    }
+
+    /// Whether the memory was advised to use transparent huge pages (Linux, ≥ 2 MiB).
+    pub fn huge_pages(&self) -> bool {
+        self.buf.huge_pages()
+    }
+
+    #[inline(always)]
+    fn cluster(&self, key: u64) -> &Cluster {
+        let clusters = self.buf.clusters();
+        &clusters[fastrange(key, clusters.len())]
+    }
+
+    /// Hints the CPU to fetch the cache line `key` maps to; issue it early (for example
+    /// right after computing a child's key) so a later probe or store finds it in cache.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        prefetch(self.cluster(key));
+    }
+
+    /// Looks `key` up. Returns a copy of its entry, or `None` if it is absent or its
+    /// cluster was caught being written by another thread.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        self.counters.probe();
+        let sig = key as u16;
+        let found = match self.policy {
+            Policy::MicroMax => self.probe_run(key, sig),
+            _ => {
+                let snap = self.cluster(key).load();
+                snap.find(sig).and_then(|i| self.validated(&snap, i))
+            }
+        };
+        if found.is_some() {
+            self.counters.hit();
+        }
+        found
+    }
+
+    /// The entry in slot `i` of `snap`, if `snap` is one consistent cluster state.
+    #[inline]
+    fn validated(&self, snap: &Snapshot, i: usize) -> Option<Entry> {
+        if snap.is_consistent() {
+            Some(snap.data[i].unpack(self.generation()))
+        } else {
+            self.counters.torn();
+            None
+        }
+    }
+
+    /// Stores `record` for `key` as the policy decides, and says what happened.
+    #[inline]
+    pub fn store(&self, key: u64, record: Record) -> Outcome {
+        let sig = key as u16;
+        let gen = self.generation();
+        let new = Data::pack(&record, gen);
+        let outcome = match self.policy {
+            Policy::MicroMax => self.store_run(key, sig, new, gen),
+            policy => {
+                let cluster = self.cluster(key);
+                let (read, base) = self.read_for_store(cluster);
+                let slots: [Slot; SLOTS] = std::array::from_fn(|i| Slot {
+                    sig: base.sig(i),
+                    data: base.data[i],
+                });
+                let decision = policy::decide(policy, &slots, key, sig, new, gen);
+                if let Some(i) = decision.target {
+                    let mut next = base;
+                    next.set(i, sig, decision.data);
+                    next.seal();
+                    cluster.publish(&read, &next);
+                }
+                decision.outcome
+            }
+        };
+        self.counters.store(outcome);
+        outcome
+    }
+
+    /// Reads a cluster to modify it: the state as read, and the state to build on, which is
+    /// empty if the cluster is inconsistent twice in a row (then the store rewrites it whole).
+    #[inline]
+    fn read_for_store(&self, cluster: &Cluster) -> (Snapshot, Snapshot) {
+        let read = cluster.load();
+        if read.is_consistent() {
+            return (read, read);
+        }
+        let again = cluster.load();
+        if again.is_consistent() {
+            return (again, again);
+        }
+        self.counters.repair();
+        (again, Snapshot::EMPTY)
+    }
+
+    /// Occupancy in per mille: entries of the current generation among the first 999
+    /// entries (333 clusters), as UCI's `info hashfull` expects.
+    pub fn hashfull(&self) -> u32 {
+        let gen = self.generation();
+        let sample = &self.buf.clusters()[..self.clusters().min(HASHFULL_CLUSTERS)];
+        let used = sample
+            .iter()
+            .flat_map(|c| (0..SLOTS).map(move |i| c.peek(i)))
+            .filter(|d| !d.is_empty() && relative_age(gen, d.generation()) == 0)
+            .count();
+        (used * 1000 / (sample.len() * SLOTS)) as u32
+    }
+
+    /// The run of up to 8 consecutive entries micro-Max scans for `key`: (cluster, slot)
+    /// pairs starting at the key's home entry, wrapping at the end of the table.
+    #[inline]
+    fn run(&self, key: u64) -> impl Iterator<Item = (usize, usize)> {
+        let entries = self.entries();
+        let home = fastrange(key, entries);
+        (0..RUN.min(entries)).map(move |k| {
+            let e = (home + k) % entries;
+            (e / SLOTS, e % SLOTS)
+        })
+    }
+
+    /// Loads each cluster of the run once; returns the snapshots and, per entry of the run,
+    /// which snapshot and slot it is.
+    #[inline]
+    fn load_run(&self, key: u64) -> RunView {
+        let clusters = self.buf.clusters();
+        let mut view = RunView::default();
+        for (c, slot) in self.run(key) {
+            let k = match view.ids[..view.loaded].iter().position(|&id| id == c) {
+                Some(k) => k,
+                None => {
+                    let k = view.loaded;
+                    view.ids[k] = c;
+                    view.snaps[k] = clusters[c].load();
+                    view.loaded += 1;
+                    k
+                }
+            };
+            view.entries[view.len] = (k, slot);
+            view.len += 1;
+        }
+        view
+    }
+
+    fn probe_run(&self, key: u64, sig: u16) -> Option<Entry> {
+        let view = self.load_run(key);
+        for &(k, slot) in &view.entries[..view.len] {
+            let snap = &view.snaps[k];
+            if snap.data[slot].is_empty() {
+                return None;
+            }
+            if snap.sig(slot) == sig {
+                return self.validated(snap, slot);
+            }
+        }
+        None
+    }
+
+    fn store_run(&self, key: u64, sig: u16, new: Data, gen: u8) -> Outcome {
+        let clusters = self.buf.clusters();
+        let mut view = self.load_run(key);
+        let mut bases = view.snaps;
+        for k in 0..view.loaded {
+            let (read, base) = self.read_for_store(&clusters[view.ids[k]]);
+            (view.snaps[k], bases[k]) = (read, base);
+        }
+        let mut slots = [Slot::default(); RUN];
+        for (j, &(k, slot)) in view.entries[..view.len].iter().enumerate() {
+            slots[j] = Slot {
+                sig: bases[k].sig(slot),
+                data: bases[k].data[slot],
+            };
+        }
+        let decision = policy::decide(Policy::MicroMax, &slots[..view.len], key, sig, new, gen);
+        if let Some(j) = decision.target {
+            let (k, slot) = view.entries[j];
+            let mut next = bases[k];
+            next.set(slot, sig, decision.data);
+            next.seal();
+            clusters[view.ids[k]].publish(&view.snaps[k], &next);
+        }
+        decision.outcome
+    }
+
+    /// The counters so far (feature `stats`).
+    #[cfg(feature = "stats")]
+    pub fn stats(&self) -> crate::Stats {
+        self.counters.snapshot()
+    }
+
+    /// Sets all counters to zero (feature `stats`).
+    #[cfg(feature = "stats")]
+    pub fn reset_stats(&self) {
+        self.counters.reset();
+    }
+}
+
+/// Snapshots of the (at most 4) clusters a micro-Max run touches.
+#[derive(Default)]
+struct RunView {
+    ids: [usize; 4],
+    snaps: [Snapshot; 4],
+    loaded: usize,
+    entries: [(usize, usize); RUN],
+    len: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::entry::Bound;
+
+    fn rec(depth: i32, mv: u16) -> Record {
+        Record {
+            mv,
+            score: 10,
+            eval: -3,
+            depth,
+            bound: Bound::Lower,
+            pv: false,
+        }
+    }
+
+    #[test]
+    fn table_is_send_and_sync() {
+        fn check<T: Send + Sync>() {}
+        check::<Table>();
+    }
+
+    #[test]
+    fn sizes_follow_mib_for_any_value() {
+        for mib in [1, 3, 5, 7] {
+            let t = Table::new(mib).unwrap();
+            assert_eq!(t.clusters(), mib * MIB / 32);
+            assert_eq!(t.entries(), 3 * t.clusters());
+        }
+        assert_eq!(Table::new(0).unwrap_err(), TableError::ZeroSize);
+        assert_eq!(
+            Table::new(usize::MAX).unwrap_err(),
+            TableError::TooLarge { mib: usize::MAX }
+        );
+        assert!(matches!(
+            Table::new(1 << 40).unwrap_err(),
+            TableError::Alloc { .. }
+        ));
+    }
+
+    #[test]
+    fn fastrange_spreads_over_any_count() {
+        assert_eq!(fastrange(0, 7), 0);
+        assert_eq!(fastrange(u64::MAX, 7), 6);
+        assert_eq!(fastrange(1 << 63, 10), 5);
+        // Home entry / 3 is the home cluster, so micro-Max's run starts in it.
+        for key in [1u64, 0xDEAD_BEEF_1234_5678, u64::MAX, 1 << 40] {
+            assert_eq!(fastrange(key, 3 * 1000) / 3, fastrange(key, 1000));
+        }
+    }
+
+    #[test]
+    fn store_then_probe_round_trips_for_every_policy() {
+        let policies = [
+            Policy::AlwaysReplace,
+            Policy::DepthPreferred,
+            Policy::TwoTier,
+            Policy::Buckets { age_weight: 4 },
+            Policy::MicroMax,
+        ];
+        for p in policies {
+            let t = Table::with_config(Config {
+                mib: 1,
+                policy: p,
+                huge_pages: true,
+            })
+            .unwrap();
+            let key = 0x1234_5678_9ABC_DEF0;
+            assert_eq!(t.probe(key), None);
+            assert_eq!(t.store(key, rec(5, 77)), Outcome::Empty);
+            let e = t.probe(key).unwrap();
+            assert_eq!(
+                (e.mv, e.score, e.eval, e.depth, e.bound, e.age),
+                (77, 10, -3, 5, Bound::Lower, 0)
+            );
+            assert_eq!(t.probe(key ^ 1), None, "{p:?}: other signature");
+            // Same key, no move: move kept.
+            assert_eq!(
+                t.store(
+                    key,
+                    Record {
+                        mv: 0,
+                        depth: 9,
+                        ..rec(9, 0)
+                    }
+                ),
+                Outcome::Updated
+            );
+            assert_eq!(t.probe(key).unwrap().mv, 77);
+        }
+    }
+
+    #[test]
+    fn signature_zero_is_not_confused_with_an_empty_slot() {
+        let t = Table::new(1).unwrap();
+        assert_eq!(t.probe(0), None);
+        assert_eq!(t.probe(1 << 32), None);
+        t.store(1 << 32, rec(1, 1));
+        assert_eq!(t.probe(1 << 32).unwrap().mv, 1);
+    }
+
+    #[test]
+    fn aging_and_hashfull() {
+        let t = Table::with_clusters(1000, Policy::default()).unwrap();
+        assert_eq!(t.hashfull(), 0);
+        // Fill the first 333 clusters completely: keys whose fastrange lands there.
+        let step = u64::MAX / 1000;
+        for c in 0..333u64 {
+            for s in 0..3u64 {
+                t.store(c * step + step / 2 + s, rec(3, 1));
+            }
+        }
+        assert_eq!(t.hashfull(), 1000);
+        t.new_search();
+        assert_eq!(t.hashfull(), 0, "older entries do not count");
+        let e = t.probe(step / 2).unwrap();
+        assert_eq!((e.generation, e.age), (0, 1));
+        for _ in 0..31 {
+            t.new_search();
+        }
+        assert_eq!(t.generation(), 0, "five bits wrap");
+        assert_eq!(t.hashfull(), 1000);
+    }
+
+    #[test]
+    fn older_entries_are_replaced_first_even_if_deeper() {
+        for p in [
+            Policy::DepthPreferred,
+            Policy::TwoTier,
+            Policy::Buckets { age_weight: 8 },
+            Policy::MicroMax,
+        ] {
+            let t = Table::with_clusters(1, p).unwrap();
+            // Keys differ in signature only (one cluster anyway).
+            t.store(1, rec(20, 1));
+            t.store(2, rec(20, 2));
+            t.store(3, rec(20, 3));
+            t.new_search();
+            t.store(4, rec(30, 4));
+            t.store(5, rec(20, 5));
+            t.store(6, rec(10, 6));
+            for k in 1..=3 {
+                assert_eq!(t.probe(k), None, "{p:?}: old key {k} should be gone");
+            }
+            for k in 4..=6 {
+                assert_eq!(t.probe(k).map(|e| e.mv), Some(k as u16), "{p:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn clear_empties_with_any_thread_count() {
+        for threads in [0, 1, 3, 64] {
+            let t = Table::with_clusters(100, Policy::default()).unwrap();
+            for k in 0..300u64 {
+                t.store(k.wrapping_mul(0x9E37_79B9_7F4A_7C15), rec(1, 1));
+            }
+            t.new_search();
+            assert!(t.buf.clusters().iter().any(|c| c.load() != Snapshot::EMPTY));
+            t.clear(threads);
+            assert_eq!(t.generation(), 0);
+            assert!(t.buf.clusters().iter().all(|c| c.load() == Snapshot::EMPTY));
+        }
+    }
+
+    #[test]
+    fn resize_changes_size_and_empties() {
+        let mut t = Table::new(1).unwrap();
+        t.store(42, rec(1, 1));
+        t.resize(3).unwrap();
+        assert_eq!(t.clusters(), 3 * MIB / 32);
+        assert_eq!(t.probe(42), None);
+        assert!(t.resize(0).is_err());
+        assert!(t.resize(1 << 40).is_err());
+        assert_eq!(t.clusters(), 1, "left usable after a failed resize");
+        t.store(42, rec(1, 1));
+        assert!(t.probe(42).is_some());
+    }
+
+    #[test]
+    fn torn_cluster_is_a_miss_and_is_repaired_by_the_next_store() {
+        let t = Table::with_clusters(1, Policy::default()).unwrap();
+        t.store(7, rec(4, 70));
+        t.store(8, rec(4, 80));
+        let c = &t.buf.clusters()[0];
+        let s = c.load();
+        // Put key 8's data word under key 7's signature: a tear.
+        c.poke(s.tags, [s.data[1].0, s.data[1].0, s.data[2].0]);
+        assert_eq!(t.probe(7), None);
+        assert_eq!(t.probe(8), None);
+        assert_eq!(t.store(9, rec(1, 90)), Outcome::Empty);
+        assert!(c.load().is_consistent());
+        assert_eq!(t.probe(9).map(|e| e.mv), Some(90));
+    }
+
+    #[test]
+    fn prefetch_is_harmless() {
+        let t = Table::new(2).unwrap();
+        for k in [0, 1, u64::MAX] {
+            t.prefetch(k);
+        }
+    }
+
+    #[test]
+    fn huge_pages_are_requested_for_large_tables_on_linux() {
+        let big = Table::new(4).unwrap();
+        let off = Table::with_config(Config {
+            mib: 4,
+            huge_pages: false,
+            ..Config::default()
+        })
+        .unwrap();
+        assert_eq!(big.huge_pages(), cfg!(target_os = "linux"));
+        assert!(!off.huge_pages());
+        assert!(!Table::new(1).unwrap().huge_pages());
+    }
+}
