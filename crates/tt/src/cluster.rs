@@ -1,18 +1,30 @@
 //! A cluster: 32 bytes, three entries, one tag word guarding three data words.
 //!
 //! ```text
-//! tags:  | sig0 (16) | sig1 (16) | sig2 (16) | check (16) |   bits 0..64
-//! data:  [ entry 0 ][ entry 1 ][ entry 2 ]                     3 × 64 bits
+//! tags:  | sig0 (16) | sig1 (16) | sig2 (16) | check (15) | busy (1) |   bits 0..64
+//! data:  [ entry 0 ][ entry 1 ][ entry 2 ]                                3 × 64 bits
 //! ```
 //!
-//! `check` is a 16-bit hash of the three data words ([`check_word`]). Every access is a
-//! single 64-bit atomic load or store, so no word can tear; what can tear is the *cluster*:
-//! a reader may see a tag word from one store and a data word from another. The check word
-//! (and a second read of the tag word) turns such mixtures into misses; the full argument
-//! is in the crate docs, section "Concurrency".
+//! `check` is a 15-bit hash of the three data words ([`check_word`]); `busy` is set while a
+//! store writes the cluster. Every access is a single 64-bit atomic load, store or
+//! compare-exchange, so no word can tear; what could tear is the *cluster*: a tag word from
+//! one store with a data word from another. The protocol below makes that a miss; the full
+//! argument is in the crate docs, section "Concurrency".
+//!
+//! * A store claims the cluster by compare-exchanging the tag word it read into the same
+//!   word with `busy` set. If that fails (another store got there first), it gives up: no
+//!   thread ever waits. It then writes its data words and releases the cluster by storing
+//!   the new tag word (new signatures, new check word, `busy` clear).
+//! * A probe reads the tag word, the data words and the tag word again, and trusts what it
+//!   read only if both tag reads are equal, `busy` is clear and the check word matches.
 
 use crate::entry::Data;
 use std::sync::atomic::{fence, AtomicU64, Ordering};
+
+/// The write-in-progress bit of the tag word.
+pub(crate) const BUSY: u64 = 1 << 63;
+/// Signatures: the low 48 bits of the tag word.
+const SIGS: u64 = (1 << 48) - 1;
 
 /// Entries per cluster.
 pub(crate) const SLOTS: usize = 3;
@@ -28,13 +40,13 @@ pub(crate) struct Cluster {
 const _: () = assert!(std::mem::size_of::<Cluster>() == 32);
 const _: () = assert!(std::mem::align_of::<Cluster>() == 32);
 
-/// A 16-bit hash of the three data words, position-sensitive and non-linear, so that
+/// A 15-bit hash of the three data words, position-sensitive and non-linear, so that
 /// swapped slots or two fields trading values do not cancel out (an XOR-fold would).
 #[inline]
 pub(crate) fn check_word(data: &[Data; SLOTS]) -> u16 {
     let x = data[0].0 ^ data[1].0.rotate_left(21) ^ data[2].0.rotate_left(42);
     // Multiply-shift: the top 16 bits of the product depend on every bit of `x`.
-    (x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 48) as u16
+    (x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 49) as u16
 }
 
 /// A plain copy of a cluster, as one reader saw it.
@@ -62,11 +74,17 @@ impl Snapshot {
         (self.tags >> (16 * i)) as u16
     }
 
+    /// Whether a store was writing the cluster (busy bit set) when it was read.
+    #[inline]
+    pub fn is_busy(&self) -> bool {
+        self.tags & BUSY != 0
+    }
+
     /// Whether the snapshot is one consistent cluster state: the tag word did not change
-    /// while the data words were read, and its check word matches the data words.
+    /// while the data words were read, no store was writing, and the check word matches.
     #[inline]
     pub fn is_consistent(&self) -> bool {
-        self.stable && (self.tags >> 48) as u16 == check_word(&self.data)
+        self.stable && !self.is_busy() && (self.tags >> 48) as u16 == check_word(&self.data)
     }
 
     /// The first non-empty slot whose signature is `sig`.
@@ -86,7 +104,7 @@ impl Snapshot {
     /// Recomputes the check word after local changes.
     #[inline]
     pub fn seal(&mut self) {
-        self.tags = (self.tags & 0xFFFF_FFFF_FFFF) | (u64::from(check_word(&self.data)) << 48);
+        self.tags = (self.tags & SIGS) | (u64::from(check_word(&self.data)) << 48);
     }
 }
 
@@ -110,11 +128,27 @@ impl Cluster {
         }
     }
 
-    /// Writes `new` over a cluster that was read as `old`: first the data words that
-    /// changed (Relaxed), then the sealed tag word (Release), so a reader that sees the
-    /// new tag word also sees these data words.
+    /// Claims the cluster for writing if its tag word is still `seen` (which must not be
+    /// busy): sets the busy bit by compare-exchange. Returns `false`, changing nothing, if
+    /// another store changed or claimed the cluster since it was read.
+    #[inline]
+    pub fn claim(&self, seen: u64) -> bool {
+        debug_assert_eq!(seen & BUSY, 0);
+        let won = self
+            .tags
+            .compare_exchange(seen, seen | BUSY, Ordering::Acquire, Ordering::Relaxed)
+            .is_ok();
+        // Orders the claim before the data stores for readers that see those stores.
+        fence(Ordering::Release);
+        won
+    }
+
+    /// Writes `new` over a cluster that was read as `old` and claimed: first the data words
+    /// that changed (Relaxed), then the sealed tag word (Release), which also clears the busy
+    /// bit; a reader that sees the new tag word also sees these data words.
     #[inline]
     pub fn publish(&self, old: &Snapshot, new: &Snapshot) {
+        debug_assert_eq!(new.tags & BUSY, 0);
         for i in 0..SLOTS {
             if new.data[i] != old.data[i] {
                 self.data[i].store(new.data[i].0, Ordering::Relaxed);
@@ -184,6 +218,12 @@ mod tests {
         new.set(0, 0x1111, data(1, 3));
         new.set(2, 0x2222, data(2, 4));
         new.seal();
+        assert!(c.claim(old.tags));
+        assert!(
+            !c.claim(old.tags),
+            "a claimed cluster cannot be claimed again"
+        );
+        assert!(c.load().is_busy() && !c.load().is_consistent());
         c.publish(&old, &new);
         let s = c.load();
         assert!(s.is_consistent());

@@ -65,17 +65,20 @@ pub enum Outcome {
     Replaced,
     /// Nothing was written (the policy refused the store).
     Dropped,
+    /// Nothing was written: another thread was writing the same cluster at that moment.
+    Busy,
 }
 
 impl Outcome {
     /// All outcomes, in declaration order (index = `outcome as usize`).
-    pub const ALL: [Outcome; 6] = [
+    pub const ALL: [Outcome; 7] = [
         Outcome::Empty,
         Outcome::Updated,
         Outcome::Kept,
         Outcome::Aged,
         Outcome::Replaced,
         Outcome::Dropped,
+        Outcome::Busy,
     ];
 }
 

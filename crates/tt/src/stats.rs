@@ -17,7 +17,7 @@ pub struct Stats {
     /// Calls to `store`.
     pub stores: u64,
     /// Stores by outcome, indexed by `Outcome as usize` (see [`Outcome::ALL`]).
-    pub outcomes: [u64; 6],
+    pub outcomes: [u64; 7],
     /// Stores that found their cluster inconsistent and rewrote it from scratch.
     pub repairs: u64,
 }
@@ -33,7 +33,7 @@ mod imp {
         hits: AtomicU64,
         torn: AtomicU64,
         stores: AtomicU64,
-        outcomes: [AtomicU64; 6],
+        outcomes: [AtomicU64; 7],
         repairs: AtomicU64,
     }
 

@@ -233,39 +233,47 @@ impl Table {
             Policy::MicroMax => self.store_run(key, sig, new, gen),
             policy => {
                 let cluster = self.cluster(key);
-                let (read, base) = self.read_for_store(cluster);
-                let slots: [Slot; SLOTS] = std::array::from_fn(|i| Slot {
-                    sig: base.sig(i),
-                    data: base.data[i],
-                });
-                let decision = policy::decide(policy, &slots, key, sig, new, gen);
-                if let Some(i) = decision.target {
-                    let mut next = base;
-                    next.set(i, sig, decision.data);
-                    next.seal();
-                    cluster.publish(&read, &next);
+                match self.read_for_store(cluster) {
+                    None => Outcome::Busy,
+                    Some((read, base)) => {
+                        let slots: [Slot; SLOTS] = std::array::from_fn(|i| Slot {
+                            sig: base.sig(i),
+                            data: base.data[i],
+                        });
+                        let decision = policy::decide(policy, &slots, key, sig, new, gen);
+                        match decision.target {
+                            Some(i) if !commit(cluster, &read, base, i, sig, decision.data) => {
+                                Outcome::Busy
+                            }
+                            _ => decision.outcome,
+                        }
+                    }
                 }
-                decision.outcome
             }
         };
         self.counters.store(outcome);
         outcome
     }
 
-    /// Reads a cluster to modify it: the state as read, and the state to build on, which is
-    /// empty if the cluster is inconsistent twice in a row (then the store rewrites it whole).
+    /// Reads a cluster to modify it: the state as read and the state to build on. That is
+    /// the same consistent state, or, if the cluster is inconsistent twice in a row while no
+    /// store is writing it, an empty state (the store then rewrites the cluster whole).
+    /// `None` if another store is writing it.
     #[inline]
-    fn read_for_store(&self, cluster: &Cluster) -> (Snapshot, Snapshot) {
+    fn read_for_store(&self, cluster: &Cluster) -> Option<(Snapshot, Snapshot)> {
         let read = cluster.load();
         if read.is_consistent() {
-            return (read, read);
+            return Some((read, read));
         }
         let again = cluster.load();
         if again.is_consistent() {
-            return (again, again);
+            return Some((again, again));
+        }
+        if again.is_busy() || !again.stable {
+            return None;
         }
         self.counters.repair();
-        (again, Snapshot::EMPTY)
+        Some((again, Snapshot::EMPTY))
     }
 
     /// Occupancy in per mille: entries of the current generation among the first 999
@@ -335,8 +343,10 @@ impl Table {
         let mut view = self.load_run(key);
         let mut bases = view.snaps;
         for k in 0..view.loaded {
-            let (read, base) = self.read_for_store(&clusters[view.ids[k]]);
-            (view.snaps[k], bases[k]) = (read, base);
+            match self.read_for_store(&clusters[view.ids[k]]) {
+                Some((read, base)) => (view.snaps[k], bases[k]) = (read, base),
+                None => return Outcome::Busy,
+            }
         }
         let mut slots = [Slot::default(); RUN];
         for (j, &(k, slot)) in view.entries[..view.len].iter().enumerate() {
@@ -348,10 +358,16 @@ impl Table {
         let decision = policy::decide(Policy::MicroMax, &slots[..view.len], key, sig, new, gen);
         if let Some(j) = decision.target {
             let (k, slot) = view.entries[j];
-            let mut next = bases[k];
-            next.set(slot, sig, decision.data);
-            next.seal();
-            clusters[view.ids[k]].publish(&view.snaps[k], &next);
+            if !commit(
+                &clusters[view.ids[k]],
+                &view.snaps[k],
+                bases[k],
+                slot,
+                sig,
+                decision.data,
+            ) {
+                return Outcome::Busy;
+            }
         }
         decision.outcome
     }
@@ -367,6 +383,28 @@ impl Table {
     pub fn reset_stats(&self) {
         self.counters.reset();
     }
+}
+
+/// Writes `data` with signature `sig` into slot `slot` of `cluster`, which was read as
+/// `read` and is rebuilt from `base`: claim, write, release. `false` (nothing written) if
+/// another store claimed or changed the cluster since it was read.
+#[inline]
+fn commit(
+    cluster: &Cluster,
+    read: &Snapshot,
+    base: Snapshot,
+    slot: usize,
+    sig: u16,
+    data: Data,
+) -> bool {
+    if !cluster.claim(read.tags) {
+        return false;
+    }
+    let mut next = base;
+    next.set(slot, sig, data);
+    next.seal();
+    cluster.publish(read, &next);
+    true
 }
 
 /// Snapshots of the (at most 4) clusters a micro-Max run touches.
