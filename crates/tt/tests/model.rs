@@ -27,7 +27,11 @@ struct Model {
 
 impl Model {
     fn new(policy: Policy) -> Model {
-        Model { policy, slots: vec![None; 3], gen: 0 }
+        Model {
+            policy,
+            slots: vec![None; 3],
+            gen: 0,
+        }
     }
 
     fn age(&self, m: &M) -> u8 {
@@ -70,7 +74,11 @@ impl Model {
             }
             return None;
         }
-        self.slots.iter().flatten().find(|m| m.sig == sig).map(|m| self.entry(m))
+        self.slots
+            .iter()
+            .flatten()
+            .find(|m| m.sig == sig)
+            .map(|m| self.entry(m))
     }
 
     fn evict(&mut self, i: usize, new: M) -> Outcome {
@@ -114,7 +122,10 @@ impl Model {
             pv: r.pv,
             gen: self.gen,
         };
-        let same = self.slots.iter().position(|s| matches!(s, Some(m) if m.sig == new.sig));
+        let same = self
+            .slots
+            .iter()
+            .position(|s| matches!(s, Some(m) if m.sig == new.sig));
         let empty = self.slots.iter().position(|s| s.is_none());
         match self.policy {
             Policy::AlwaysReplace => {
@@ -139,7 +150,9 @@ impl Model {
                     self.slots[i] = Some(new);
                     return Outcome::Empty;
                 }
-                let aged: Vec<usize> = (0..3).filter(|&i| self.age(&self.slots[i].unwrap()) > 0).collect();
+                let aged: Vec<usize> = (0..3)
+                    .filter(|&i| self.age(&self.slots[i].unwrap()) > 0)
+                    .collect();
                 let pool = if aged.is_empty() { vec![0, 1, 2] } else { aged };
                 let mut victim = pool[0];
                 for &i in &pool {
@@ -163,7 +176,9 @@ impl Model {
                         self.slots[0] = Some(new);
                         return Outcome::Empty;
                     }
-                    Some(d) if self.age(&d) > 0 || new.depth >= d.depth => return self.evict(0, new),
+                    Some(d) if self.age(&d) > 0 || new.depth >= d.depth => {
+                        return self.evict(0, new)
+                    }
                     Some(_) => {}
                 }
                 for i in 1..3 {
@@ -243,12 +258,31 @@ fn key() -> impl Strategy<Value = u64> {
 }
 
 fn bound() -> impl Strategy<Value = Bound> {
-    prop_oneof![Just(Bound::None), Just(Bound::Upper), Just(Bound::Lower), Just(Bound::Exact)]
+    prop_oneof![
+        Just(Bound::None),
+        Just(Bound::Upper),
+        Just(Bound::Lower),
+        Just(Bound::Exact)
+    ]
 }
 
 fn record() -> impl Strategy<Value = Record> {
-    (0u16..4, any::<i16>(), any::<i16>(), -10i32..30, bound(), any::<bool>())
-        .prop_map(|(mv, score, eval, depth, bound, pv)| Record { mv, score, eval, depth, bound, pv })
+    (
+        0u16..4,
+        any::<i16>(),
+        any::<i16>(),
+        -10i32..30,
+        bound(),
+        any::<bool>(),
+    )
+        .prop_map(|(mv, score, eval, depth, bound, pv)| Record {
+            mv,
+            score,
+            eval,
+            depth,
+            bound,
+            pv,
+        })
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -264,7 +298,9 @@ fn check(policy: Policy, ops: &[Op]) -> Result<(), TestCaseError> {
     let mut model = Model::new(policy);
     for (n, op) in ops.iter().enumerate() {
         match *op {
-            Op::Store(k, r) => prop_assert_eq!(table.store(k, r), model.store(k, r), "op {}: {:?}", n, op),
+            Op::Store(k, r) => {
+                prop_assert_eq!(table.store(k, r), model.store(k, r), "op {}: {:?}", n, op)
+            }
             Op::Probe(k) => prop_assert_eq!(table.probe(k), model.probe(k), "op {}: {:?}", n, op),
             Op::NewSearch => {
                 table.new_search();
