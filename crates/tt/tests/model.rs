@@ -254,7 +254,7 @@ enum Op {
 /// Keys: 5 signatures (more than 3 slots), arbitrary upper bits, so keys with equal
 /// signatures also occur, as in any 16-bit-signature table.
 fn key() -> impl Strategy<Value = u64> {
-    (0u64..5, any::<u64>()).prop_map(|(sig, hi)| (hi & !0xFFFF) | sig * 0x3001)
+    (0u64..5, any::<u64>()).prop_map(|(sig, hi)| (hi & !0xFFFF) | (sig * 0x3001))
 }
 
 fn bound() -> impl Strategy<Value = Bound> {
