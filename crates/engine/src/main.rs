@@ -1,11 +1,13 @@
-//! The `engram` binary. `engram perft <depth> [--fen FEN] [--chess960]` runs perft and prints
-//! a divide, as Stockfish's `go perft` does.
+//! The `engram` binary: without arguments, the UCI engine. Also
+//! `engram perft <depth> [--fen FEN] [--chess960]` (a divide, as Stockfish's `go perft` prints)
+//! and `engram bench [depth] [--no-tt]` (the search signature and speed).
 
+use engram::{bench, uci};
 use engram_chess::{divide, Board, STARTPOS};
 use std::process::ExitCode;
 use std::time::Instant;
 
-const USAGE: &str = "usage: engram perft <depth> [--fen FEN] [--chess960]";
+const USAGE: &str = "usage: engram                 (UCI engine)\n       engram perft <depth> [--fen FEN] [--chess960]\n       engram bench [depth] [--no-tt]";
 
 fn perft_command(args: &[String]) -> Result<(), String> {
     let mut depth = None;
@@ -54,11 +56,34 @@ fn perft_command(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+fn bench_command(args: &[String]) -> Result<(), String> {
+    let mut depth = bench::DEFAULT_DEPTH;
+    let mut use_tt = true;
+    for a in args {
+        match a.as_str() {
+            "--no-tt" => use_tt = false,
+            d => {
+                depth = d.parse().map_err(|_| format!("bad depth '{d}'"))?;
+                if !(1..=64).contains(&depth) {
+                    return Err(format!("depth {depth} out of range 1..=64"));
+                }
+            }
+        }
+    }
+    bench::print(depth, use_tt);
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("perft") => perft_command(&args[1..]),
-        Some("-h") | Some("--help") | None => {
+        Some("bench") => bench_command(&args[1..]),
+        None => {
+            uci::Engine::new().run();
+            Ok(())
+        }
+        Some("-h") | Some("--help") => {
             println!("{USAGE}");
             Ok(())
         }

@@ -1,0 +1,11 @@
+//! Engram: a UCI chess engine built around its transposition table. This library holds the
+//! search, evaluation, time management and the UCI protocol; `main.rs` is the thin binary.
+
+pub mod bench;
+pub mod eval;
+pub mod search;
+pub mod time;
+pub mod uci;
+
+/// Engine name and version, as `id name` reports it.
+pub const NAME: &str = concat!("Engram ", env!("CARGO_PKG_VERSION"));

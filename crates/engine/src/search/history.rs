@@ -1,0 +1,110 @@
+//! Move-ordering statistics: killers, counter moves, butterfly (quiet) history, capture
+//! history and continuation history, all updated with "gravity" (a bonus shrinks as the
+//! value approaches its bound, so old information fades).
+
+use engram_chess::{Board, Color, Move, Piece, Square};
+
+/// History values stay within ±`HISTORY_MAX`.
+pub const HISTORY_MAX: i32 = 16_384;
+
+/// A piece-to index for continuation history: (piece index 0..12, to-square).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PieceTo(pub u16);
+
+impl PieceTo {
+    /// The index of `piece` moving to `to`.
+    pub fn new(piece: Piece, to: Square) -> PieceTo {
+        PieceTo((piece.index() * 64 + to.index()) as u16)
+    }
+    /// A placeholder for "no move" (null move, root).
+    pub const NONE: PieceTo = PieceTo(12 * 64);
+}
+
+const PT: usize = 12 * 64 + 1;
+
+/// All history tables of one search thread.
+pub struct History {
+    /// Quiet moves by side, from and to.
+    pub butterfly: Box<[[[i16; 64]; 64]; 2]>,
+    /// Captures by moving piece-to and captured kind.
+    pub capture: Box<[[i16; 6]; PT]>,
+    /// Continuation history: previous piece-to → current piece-to.
+    pub continuation: Vec<[i16; PT]>,
+    /// The reply that refuted the previous move, by previous piece-to.
+    pub counter: Box<[Move; PT]>,
+}
+
+impl Default for History {
+    fn default() -> Self {
+        History {
+            butterfly: Box::new([[[0; 64]; 64]; 2]),
+            capture: Box::new([[0; 6]; PT]),
+            continuation: vec![[0; PT]; PT],
+            counter: Box::new([Move::NULL; PT]),
+        }
+    }
+}
+
+/// Applies a gravity-scaled bonus to one history value.
+#[inline]
+pub fn update(value: &mut i16, bonus: i32) {
+    let v = *value as i32;
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    *value = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
+}
+
+/// The history bonus for a move that caused a cutoff at `depth`.
+#[inline]
+pub fn bonus(depth: i32) -> i32 {
+    (depth * 300 - 250).clamp(0, 2_500)
+}
+
+impl History {
+    /// Forgets everything (for `ucinewgame`).
+    pub fn clear(&mut self) {
+        *self = History::default();
+    }
+
+    /// The butterfly score of a quiet move.
+    #[inline]
+    pub fn quiet(&self, side: Color, mv: Move) -> i32 {
+        self.butterfly[side.index()][mv.from().index()][mv.to().index()] as i32
+    }
+
+    /// The continuation score of `cur` after `prev`.
+    #[inline]
+    pub fn cont(&self, prev: PieceTo, cur: PieceTo) -> i32 {
+        self.continuation[prev.0 as usize][cur.0 as usize] as i32
+    }
+
+    /// Mutable access to a continuation value.
+    #[inline]
+    pub fn cont_mut(&mut self, prev: PieceTo, cur: PieceTo) -> &mut i16 {
+        &mut self.continuation[prev.0 as usize][cur.0 as usize]
+    }
+
+    /// The capture-history score of a capture.
+    #[inline]
+    pub fn capture_score(&self, board: &Board, mv: Move) -> i32 {
+        let (pt, victim) = capture_index(board, mv);
+        self.capture[pt.0 as usize][victim] as i32
+    }
+
+    /// Mutable access to a capture-history value.
+    #[inline]
+    pub fn capture_mut(&mut self, board: &Board, mv: Move) -> &mut i16 {
+        let (pt, victim) = capture_index(board, mv);
+        &mut self.capture[pt.0 as usize][victim]
+    }
+}
+
+fn capture_index(board: &Board, mv: Move) -> (PieceTo, usize) {
+    let piece = board.piece_on(mv.from());
+    let pt = piece.map_or(PieceTo::NONE, |p| PieceTo::new(p, mv.to()));
+    let victim = if mv.is_en_passant() {
+        0
+    } else {
+        board.piece_on(mv.to()).map_or(0, |p| p.kind().index())
+    };
+    (pt, victim)
+}

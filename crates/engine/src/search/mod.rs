@@ -1,0 +1,938 @@
+//! The search: iterative deepening with aspiration windows over an explicit root move list,
+//! principal-variation search (negamax, fail-soft) with the transposition table at every node,
+//! and quiescence search. Pruning: reverse futility, null move, futility, late-move pruning and
+//! reductions, SEE pruning, internal iterative reduction; check extension.
+
+pub mod history;
+pub mod picker;
+pub mod see;
+pub mod tt;
+
+use crate::eval::{non_pawn_material, Evaluator};
+use crate::time::{self, Clock, Timer};
+use engram_chess::{Board, Move, Position};
+use engram_tt::{Bound, Record, Table};
+use history::{bonus, History, PieceTo};
+use picker::{is_noisy, MovePicker};
+use see::{capture_value, see_ge};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tt::{cuts, from_tt, to_tt, EVAL_NONE};
+pub use tt::{INF, MATE, MATE_BOUND, MAX_PLY};
+
+/// Flags shared between the UCI thread and the search.
+#[derive(Debug, Default)]
+pub struct Control {
+    /// Set to stop the search as soon as possible.
+    pub stop: AtomicBool,
+    /// True while pondering: no time limit applies until `ponderhit` clears it.
+    pub pondering: AtomicBool,
+}
+
+/// What to search for: the parameters of `go`, plus options that shape the search.
+#[derive(Clone, Debug, Default)]
+pub struct SearchLimits {
+    /// Maximum depth in plies.
+    pub depth: Option<i32>,
+    /// Maximum nodes.
+    pub nodes: Option<u64>,
+    /// Stop once a mate in at most this many moves is found.
+    pub mate: Option<i32>,
+    /// Clock parameters.
+    pub clock: Clock,
+    /// Search until `stop`.
+    pub infinite: bool,
+    /// Restrict the root to these moves (empty: all).
+    pub searchmoves: Vec<Move>,
+    /// Number of principal variations to report.
+    pub multipv: usize,
+    /// `Move Overhead` in milliseconds.
+    pub move_overhead: u64,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play (`Move::NULL` if there is no legal move).
+    pub best: Move,
+    /// The expected reply, if known.
+    pub ponder: Option<Move>,
+    /// The score of the best move, side to move's view.
+    pub score: i32,
+    /// The last completed depth.
+    pub depth: i32,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+#[derive(Clone, Debug)]
+struct RootMove {
+    mv: Move,
+    score: i32,
+    prev_score: i32,
+    bound: Bound,
+    seldepth: usize,
+    pv: Vec<Move>,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Frame {
+    eval: i32,
+    pt: PieceTo,
+    mv: Move,
+}
+
+/// Stack frames before ply 0, so `ply - 2` is always valid.
+const OFF: usize = 2;
+
+/// One search thread's state; reused across searches (history survives until `ucinewgame`).
+pub struct Searcher {
+    /// The shared transposition table.
+    pub tt: Arc<Table>,
+    /// Whether to use the table (off only for measurements).
+    pub use_tt: bool,
+    /// Print `info` lines.
+    pub verbose: bool,
+    /// Evaluation and its pawn hash.
+    pub eval: Evaluator,
+    /// Move-ordering statistics.
+    pub history: History,
+    killers: Vec<[Move; 2]>,
+    stack: Vec<Frame>,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    nodes: u64,
+    seldepth: usize,
+    pos: Position,
+    control: Arc<Control>,
+    timer: Timer,
+    limits: SearchLimits,
+    stopped: bool,
+    was_pondering: bool,
+    root_moves: Vec<RootMove>,
+    lmr: Vec<[i32; 64]>,
+}
+
+impl Searcher {
+    /// A searcher on `tt`, controlled through `control`.
+    pub fn new(tt: Arc<Table>, control: Arc<Control>) -> Searcher {
+        let lmr = (0..64)
+            .map(|d| {
+                let mut row = [0; 64];
+                for (m, r) in row.iter_mut().enumerate() {
+                    if d > 0 && m > 0 {
+                        *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
+                    }
+                }
+                row
+            })
+            .collect();
+        Searcher {
+            tt,
+            use_tt: true,
+            verbose: true,
+            eval: Evaluator::default(),
+            history: History::default(),
+            killers: vec![[Move::NULL; 2]; MAX_PLY + 2],
+            stack: vec![Frame::default(); MAX_PLY + OFF + 2],
+            pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            nodes: 0,
+            seldepth: 0,
+            pos: Position::new(Board::startpos()),
+            control,
+            timer: Timer::new(None),
+            limits: SearchLimits::default(),
+            stopped: false,
+            was_pondering: false,
+            root_moves: Vec::new(),
+            lmr,
+        }
+    }
+
+    /// Forgets all learned statistics (for `ucinewgame`).
+    pub fn clear(&mut self) {
+        self.history.clear();
+        self.eval.pawns.clear();
+        self.killers.fill([Move::NULL; 2]);
+    }
+
+    /// Nodes searched by the current or last search.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Searches `pos` within `limits` and returns the best move.
+    pub fn search(&mut self, pos: &Position, limits: SearchLimits) -> SearchResult {
+        self.pos = pos.clone();
+        self.nodes = 0;
+        self.stopped = false;
+        self.was_pondering = self.control.pondering.load(Ordering::Relaxed);
+        self.timer = Timer::new(time::allocate(&limits.clock, limits.move_overhead));
+        self.limits = limits;
+        self.killers.fill([Move::NULL; 2]);
+        if self.use_tt {
+            self.tt.new_search();
+        }
+
+        let board = *self.pos.board();
+        self.root_moves = board
+            .legal_moves()
+            .iter()
+            .filter(|m| self.limits.searchmoves.is_empty() || self.limits.searchmoves.contains(m))
+            .map(|&mv| RootMove {
+                mv,
+                score: -INF,
+                prev_score: -INF,
+                bound: Bound::None,
+                seldepth: 0,
+                pv: vec![mv],
+            })
+            .collect();
+        if self.root_moves.is_empty() {
+            let score = if board.in_check() { -MATE } else { 0 };
+            if self.verbose {
+                println!("info depth 0 score {}", score_text(score));
+            }
+            self.wait_if_required();
+            return SearchResult {
+                best: Move::NULL,
+                ponder: None,
+                score,
+                depth: 0,
+                nodes: 0,
+            };
+        }
+        // Order the root once by a cheap guess: captures by value, then the rest.
+        self.root_moves
+            .sort_by_key(|rm| -capture_value(&board, rm.mv));
+
+        let max_depth = self
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as i32 - 1)
+            .clamp(1, MAX_PLY as i32 - 1);
+        let single_reply = self.root_moves.len() == 1
+            && self.limits.clock != Clock::default()
+            && !self.limits.infinite;
+        let multipv = self.limits.multipv.clamp(1, self.root_moves.len());
+        let mut completed = 0;
+        let mut instability = 0.0f64;
+        let mut last_best = Move::NULL;
+        let mut last_score = 0;
+
+        for depth in 1..=max_depth {
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+            }
+            for pv_idx in 0..multipv {
+                self.seldepth = 0;
+                let prev = self.root_moves[pv_idx].prev_score;
+                let mut delta = 20;
+                let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < MATE_BOUND {
+                    ((prev - delta).max(-INF), (prev + delta).min(INF))
+                } else {
+                    (-INF, INF)
+                };
+                loop {
+                    let score = self.root(depth, alpha, beta, pv_idx);
+                    self.root_moves[pv_idx..].sort_by_key(|rm| -rm.score);
+                    if self.stopped {
+                        break;
+                    }
+                    if score <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (score - delta).max(-INF);
+                    } else if score >= beta {
+                        beta = (score + delta).min(INF);
+                    } else {
+                        break;
+                    }
+                    if self.verbose && self.timer.elapsed() > Duration::from_secs(1) {
+                        self.print_info(depth, pv_idx);
+                    }
+                    delta += delta / 2;
+                }
+                self.root_moves[..=pv_idx].sort_by_key(|rm| -rm.score);
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            completed = depth;
+            if self.verbose {
+                for i in 0..multipv {
+                    self.print_info(depth, i);
+                }
+            }
+
+            // Decide whether to go deeper.
+            let best = self.root_moves[0].mv;
+            let score = self.root_moves[0].score;
+            instability *= 0.5;
+            if best != last_best && depth > 1 {
+                instability += 1.0;
+            }
+            let drop = if depth > 1 {
+                (last_score - score).clamp(0, 100) as f64 / 100.0
+            } else {
+                0.0
+            };
+            last_best = best;
+            last_score = score;
+            if let Some(m) = self.limits.mate {
+                if score >= MATE_BOUND && (MATE - score + 1) / 2 <= m {
+                    break;
+                }
+            }
+            if single_reply {
+                break;
+            }
+            let pondering = self.control.pondering.load(Ordering::Relaxed);
+            if !pondering
+                && self
+                    .timer
+                    .soft_expired(0.7 + 0.6 * instability + 0.5 * drop)
+            {
+                break;
+            }
+        }
+        self.wait_if_required();
+
+        let best = &self.root_moves[0];
+        SearchResult {
+            best: best.mv,
+            ponder: best.pv.get(1).copied(),
+            score: best.score,
+            depth: completed,
+            nodes: self.nodes,
+        }
+    }
+
+    /// `go infinite` and `go ponder` never end on their own: wait for `stop` or `ponderhit`.
+    fn wait_if_required(&self) {
+        while !self.control.stop.load(Ordering::Relaxed)
+            && (self.limits.infinite || self.control.pondering.load(Ordering::Relaxed))
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    fn print_info(&self, depth: i32, idx: usize) {
+        let rm = &self.root_moves[idx];
+        let (score, bound) = if rm.score == -INF {
+            (rm.prev_score, Bound::Exact)
+        } else {
+            (rm.score, rm.bound)
+        };
+        if score == -INF {
+            return;
+        }
+        let ms = self.timer.elapsed().as_millis().max(1) as u64;
+        let bound = match bound {
+            Bound::Lower => " lowerbound",
+            Bound::Upper => " upperbound",
+            _ => "",
+        };
+        let board = self.pos.board();
+        let mut pv_text = String::new();
+        let mut b = *board;
+        for &m in &rm.pv {
+            if !b.is_legal(m) {
+                break;
+            }
+            pv_text.push(' ');
+            pv_text.push_str(&b.to_uci(m));
+            b.play(m);
+        }
+        let hashfull = if self.use_tt {
+            format!(" hashfull {}", self.tt.hashfull())
+        } else {
+            String::new()
+        };
+        println!(
+            "info depth {depth} seldepth {} multipv {} score {}{bound} nodes {} nps {} time {ms}{hashfull} pv{pv_text}",
+            rm.seldepth.max(1),
+            idx + 1,
+            score_text(score),
+            self.nodes,
+            self.nodes * 1000 / ms,
+        );
+    }
+
+    #[inline]
+    fn check_limits(&mut self) {
+        if self.control.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return;
+        }
+        if let Some(n) = self.limits.nodes {
+            if self.nodes >= n {
+                self.stopped = true;
+                return;
+            }
+        }
+        if self.nodes & 1023 == 0 {
+            let pondering = self.control.pondering.load(Ordering::Relaxed);
+            if pondering {
+                return;
+            }
+            if self.was_pondering {
+                self.was_pondering = false;
+                self.timer.restart();
+            }
+            if self.timer.hard_expired() {
+                self.stopped = true;
+            }
+        }
+    }
+
+    fn root(&mut self, depth: i32, mut alpha: i32, beta: i32, pv_idx: usize) -> i32 {
+        let board = *self.pos.board();
+        let mut best = -INF;
+        for rm in &mut self.root_moves[pv_idx..] {
+            rm.score = -INF;
+        }
+        self.stack[OFF - 1] = Frame::default();
+        self.stack[OFF - 2] = Frame::default();
+        self.stack[OFF].eval = if board.in_check() {
+            -INF
+        } else {
+            self.eval.evaluate(&board)
+        };
+        for i in pv_idx..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            if self.verbose && self.timer.elapsed() > Duration::from_secs(1) {
+                println!(
+                    "info depth {depth} currmove {} currmovenumber {}",
+                    board.to_uci(mv),
+                    i + 1
+                );
+            }
+            let quiet = !is_noisy(&board, mv);
+            self.enter(&board, mv, 0);
+            let gives_check = self.pos.board().in_check();
+            let new_depth = depth - 1 + gives_check as i32;
+            let n = i - pv_idx;
+            let score = if n == 0 {
+                -self.negamax::<true>(-beta, -alpha, new_depth, 1, false)
+            } else {
+                let r = if depth >= 3 && quiet && n >= 3 && !gives_check {
+                    (self.lmr[depth.min(63) as usize][n.min(63)] - 1).clamp(0, new_depth - 1)
+                } else {
+                    0
+                };
+                let mut s = -self.negamax::<false>(-alpha - 1, -alpha, new_depth - r, 1, true);
+                if s > alpha && r > 0 {
+                    s = -self.negamax::<false>(-alpha - 1, -alpha, new_depth, 1, true);
+                }
+                if s > alpha && s < beta {
+                    s = -self.negamax::<true>(-beta, -alpha, new_depth, 1, false);
+                }
+                s
+            };
+            self.pos.unmake();
+            if self.stopped {
+                break;
+            }
+            if n == 0 || score > alpha {
+                let child_pv = &self.pv[1][1..self.pv_len[1].max(1)];
+                let rm = &mut self.root_moves[i];
+                rm.score = score;
+                rm.seldepth = self.seldepth;
+                rm.bound = if score >= beta {
+                    Bound::Lower
+                } else if score <= alpha {
+                    Bound::Upper
+                } else {
+                    Bound::Exact
+                };
+                rm.pv.clear();
+                rm.pv.push(mv);
+                rm.pv.extend_from_slice(child_pv);
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Makes `mv` at `ply`, recording it on the stack (prefetching the child's TT entry first).
+    #[inline]
+    fn enter(&mut self, board: &Board, mv: Move, ply: usize) {
+        if self.use_tt {
+            self.tt.prefetch(board.key_after(mv));
+        }
+        let pt = board
+            .piece_on(mv.from())
+            .map_or(PieceTo::NONE, |p| PieceTo::new(p, mv.to()));
+        self.stack[ply + OFF].mv = mv;
+        self.stack[ply + OFF].pt = pt;
+        self.pos.make(mv);
+        self.nodes += 1;
+    }
+
+    fn is_draw(&self) -> bool {
+        self.pos.is_repetition()
+            || self.pos.board().is_insufficient_material()
+            || self.pos.is_fifty_move_draw()
+    }
+
+    fn negamax<const PV: bool>(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        if depth <= 0 {
+            return self.qsearch::<PV>(alpha, beta, ply);
+        }
+        self.pv_len[ply] = ply;
+        self.check_limits();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if self.is_draw() {
+            return 0;
+        }
+        let board = *self.pos.board();
+        if ply >= MAX_PLY - 1 {
+            return if board.in_check() {
+                0
+            } else {
+                self.eval.evaluate(&board)
+            };
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = board.hash();
+        let entry = if self.use_tt {
+            self.tt.probe(key)
+        } else {
+            None
+        };
+        let mut tt_move = Move::NULL;
+        let mut tt_score = -INF;
+        if let Some(e) = &entry {
+            tt_move = Move::from_u16(e.mv);
+            tt_score = from_tt(e.score, ply, board.halfmove_clock());
+            if !PV && board.halfmove_clock() < 90 && cuts(e, tt_score, depth, alpha, beta) {
+                return tt_score;
+            }
+        }
+
+        let in_check = board.in_check();
+        let static_eval = if in_check {
+            -INF
+        } else {
+            match &entry {
+                Some(e) if e.eval != EVAL_NONE => e.eval as i32,
+                _ => self.eval.evaluate(&board),
+            }
+        };
+        // A TT score is a better estimate than the static eval when its bound points the right way.
+        let eval = match &entry {
+            Some(e) if !in_check && tt_score.abs() < MATE_BOUND => match e.bound {
+                Bound::Lower if tt_score > static_eval => tt_score,
+                Bound::Upper if tt_score < static_eval => tt_score,
+                Bound::Exact => tt_score,
+                _ => static_eval,
+            },
+            _ => static_eval,
+        };
+        self.stack[ply + OFF].eval = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply + OFF - 2].eval;
+        let us = board.side_to_move();
+
+        if !PV && !in_check {
+            // Reverse futility pruning.
+            if depth <= 8
+                && eval.abs() < MATE_BOUND
+                && eval - 80 * (depth - improving as i32) >= beta
+            {
+                return eval;
+            }
+            // Null-move pruning, not in pawn endings (zugzwang).
+            if depth >= 3
+                && eval >= beta
+                && static_eval >= beta
+                && !self.stack[ply + OFF - 1].mv.is_null()
+                && non_pawn_material(&board, us) > 0
+            {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                self.stack[ply + OFF].mv = Move::NULL;
+                self.stack[ply + OFF].pt = PieceTo::NONE;
+                self.pos.make_null();
+                self.nodes += 1;
+                let score = -self.negamax::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                self.pos.unmake();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        // Internal iterative reduction: without a TT move this node is likely mis-ordered.
+        if self.use_tt && tt_move.is_null() && depth >= 4 && (PV || cut_node) {
+            depth -= 1;
+        }
+
+        let prev = self.stack[ply + OFF - 1].pt;
+        let prev2 = self.stack[ply + OFF - 2].pt;
+        let counter = self.history.counter[prev.0 as usize];
+        let mut picker =
+            MovePicker::new(&board, tt_move, self.killers[ply], counter, [prev, prev2]);
+        let mut best_score = -INF;
+        let mut best_move = Move::NULL;
+        let original_alpha = alpha;
+        let mut searched = 0usize;
+        let mut quiets: [(Move, PieceTo); 64] = [(Move::NULL, PieceTo::NONE); 64];
+        let mut n_quiets = 0;
+        let mut captures: [Move; 32] = [Move::NULL; 32];
+        let mut n_captures = 0;
+        let has_material = non_pawn_material(&board, us) > 0;
+
+        while let Some(mv) = picker.next(&board, &self.history) {
+            let quiet = !is_noisy(&board, mv);
+            let pt = board
+                .piece_on(mv.from())
+                .map_or(PieceTo::NONE, |p| PieceTo::new(p, mv.to()));
+            let hist = if quiet {
+                self.history.quiet(us, mv)
+                    + self.history.cont(prev, pt)
+                    + self.history.cont(prev2, pt)
+            } else {
+                0
+            };
+
+            if best_score > -MATE_BOUND && has_material {
+                if quiet {
+                    // Late-move pruning.
+                    let lmp = (3 + depth * depth) / (2 - improving as i32);
+                    if searched as i32 >= lmp {
+                        picker.skip_quiets = true;
+                        continue;
+                    }
+                    // Futility pruning.
+                    if !in_check && depth <= 8 && static_eval + 100 + 100 * depth <= alpha {
+                        picker.skip_quiets = true;
+                        continue;
+                    }
+                }
+                // SEE pruning.
+                let threshold = if quiet { -60 * depth } else { -100 * depth };
+                if depth <= 8 && !see_ge(&board, mv, threshold) {
+                    continue;
+                }
+            }
+
+            self.enter(&board, mv, ply);
+            let gives_check = self.pos.board().in_check();
+            let new_depth = depth - 1 + gives_check as i32;
+            searched += 1;
+
+            let score = if searched == 1 {
+                -self.negamax::<PV>(-beta, -alpha, new_depth, ply + 1, false)
+            } else {
+                let mut r = 0;
+                if depth >= 3 && searched > 1 + 2 * PV as usize && (quiet || !see_ge(&board, mv, 0))
+                {
+                    r = self.lmr[depth.min(63) as usize][searched.min(63)];
+                    r += !PV as i32;
+                    r += cut_node as i32;
+                    r -= gives_check as i32;
+                    r -= improving as i32;
+                    r -= hist / 8_192;
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut s =
+                    -self.negamax::<false>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if s > alpha && r > 0 {
+                    s = -self.negamax::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                }
+                if PV && s > alpha && s < beta {
+                    s = -self.negamax::<true>(-beta, -alpha, new_depth, ply + 1, false);
+                }
+                s
+            };
+            self.pos.unmake();
+            if self.stopped {
+                return 0;
+            }
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = mv;
+                    if PV {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if mv != best_move {
+                if quiet && n_quiets < quiets.len() {
+                    quiets[n_quiets] = (mv, pt);
+                    n_quiets += 1;
+                } else if !quiet && n_captures < captures.len() {
+                    captures[n_captures] = mv;
+                    n_captures += 1;
+                }
+            }
+        }
+
+        if searched == 0 && best_score == -INF {
+            // No legal move was searched: mate or stalemate (pruned moves imply legal ones exist).
+            if !board.has_legal_moves() {
+                return if in_check { -MATE + ply as i32 } else { 0 };
+            }
+            return alpha;
+        }
+
+        if best_score >= beta {
+            self.update_histories(
+                &board,
+                ply,
+                depth,
+                best_move,
+                &quiets[..n_quiets],
+                &captures[..n_captures],
+                prev,
+                prev2,
+            );
+        }
+
+        if self.use_tt {
+            let bound = if best_score >= beta {
+                Bound::Lower
+            } else if PV && best_score > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(
+                key,
+                Record {
+                    mv: best_move.to_u16(),
+                    score: to_tt(best_score, ply),
+                    eval: if in_check {
+                        EVAL_NONE
+                    } else {
+                        static_eval as i16
+                    },
+                    depth,
+                    bound,
+                    pv: PV,
+                },
+            );
+        }
+        best_score
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn update_histories(
+        &mut self,
+        board: &Board,
+        ply: usize,
+        depth: i32,
+        best: Move,
+        quiets: &[(Move, PieceTo)],
+        captures: &[Move],
+        prev: PieceTo,
+        prev2: PieceTo,
+    ) {
+        let b = bonus(depth);
+        let us = board.side_to_move();
+        if !is_noisy(board, best) {
+            let k = &mut self.killers[ply];
+            if k[0] != best {
+                k[1] = k[0];
+                k[0] = best;
+            }
+            if prev != PieceTo::NONE {
+                self.history.counter[prev.0 as usize] = best;
+            }
+            let pt = board
+                .piece_on(best.from())
+                .map_or(PieceTo::NONE, |p| PieceTo::new(p, best.to()));
+            history::update(
+                &mut self.history.butterfly[us.index()][best.from().index()][best.to().index()],
+                b,
+            );
+            history::update(self.history.cont_mut(prev, pt), b);
+            history::update(self.history.cont_mut(prev2, pt), b);
+            for &(mv, pt) in quiets {
+                history::update(
+                    &mut self.history.butterfly[us.index()][mv.from().index()][mv.to().index()],
+                    -b,
+                );
+                history::update(self.history.cont_mut(prev, pt), -b);
+                history::update(self.history.cont_mut(prev2, pt), -b);
+            }
+        } else {
+            history::update(self.history.capture_mut(board, best), b);
+        }
+        for &mv in captures {
+            history::update(self.history.capture_mut(board, mv), -b);
+        }
+    }
+
+    #[inline]
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        self.pv[ply][ply] = mv;
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    fn qsearch<const PV: bool>(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = ply;
+        self.check_limits();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if self.is_draw() {
+            return 0;
+        }
+        let board = *self.pos.board();
+        let in_check = board.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check {
+                0
+            } else {
+                self.eval.evaluate(&board)
+            };
+        }
+
+        let key = board.hash();
+        let entry = if self.use_tt {
+            self.tt.probe(key)
+        } else {
+            None
+        };
+        let mut tt_move = Move::NULL;
+        if let Some(e) = &entry {
+            tt_move = Move::from_u16(e.mv);
+            let s = from_tt(e.score, ply, board.halfmove_clock());
+            if !PV && board.halfmove_clock() < 90 && cuts(e, s, 0, alpha, beta) {
+                return s;
+            }
+        }
+
+        let mut best = -INF;
+        let mut static_eval = -INF;
+        if !in_check {
+            static_eval = match &entry {
+                Some(e) if e.eval != EVAL_NONE => e.eval as i32,
+                _ => self.eval.evaluate(&board),
+            };
+            best = static_eval;
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+
+        let original_alpha = alpha;
+        let mut best_move = Move::NULL;
+        let mut picker = MovePicker::qsearch(&board, tt_move);
+        let mut searched = 0;
+        while let Some(mv) = picker.next(&board, &self.history) {
+            if !in_check {
+                // Delta pruning: even winning this material does not reach alpha.
+                if !mv.is_promotion() && static_eval + capture_value(&board, mv) + 200 <= alpha {
+                    continue;
+                }
+                if !see_ge(&board, mv, 0) {
+                    continue;
+                }
+            }
+            self.enter(&board, mv, ply);
+            searched += 1;
+            let score = -self.qsearch::<PV>(-beta, -alpha, ply + 1);
+            self.pos.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = mv;
+                    if PV {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        if in_check && searched == 0 {
+            return -MATE + ply as i32;
+        }
+        if self.use_tt {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if PV && best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(
+                key,
+                Record {
+                    mv: best_move.to_u16(),
+                    score: to_tt(best, ply),
+                    eval: if in_check {
+                        EVAL_NONE
+                    } else {
+                        static_eval as i16
+                    },
+                    depth: 0,
+                    bound,
+                    pv: PV,
+                },
+            );
+        }
+        best
+    }
+}
+
+/// A score as UCI text: `cp N` or `mate N` (negative when being mated).
+pub fn score_text(score: i32) -> String {
+    if score >= MATE_BOUND {
+        format!("mate {}", (MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        format!("mate -{}", (MATE + score) / 2)
+    } else {
+        format!("cp {score}")
+    }
+}

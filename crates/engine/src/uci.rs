@@ -1,0 +1,490 @@
+//! The UCI protocol: commands in from stdin, `info`/`bestmove` out. The main thread reads and
+//! handles commands; a search runs on its own thread and prints its own `bestmove`, so
+//! `isready`, `stop`, `ponderhit` and `quit` take effect while it runs. Bad input never panics
+//! and never exits: it gets `info string error: ...` and the state stays as it was.
+
+use crate::bench;
+use crate::search::{Control, SearchLimits, Searcher};
+use crate::time::Clock;
+use engram_chess::{divide, Board, Color, Move, Position, STARTPOS};
+use engram_tt::Table;
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+/// Option limits.
+const HASH_MAX: usize = 1 << 20;
+const THREADS_MAX: usize = 1024;
+const MULTIPV_MAX: usize = 256;
+const OVERHEAD_MAX: u64 = 5_000;
+
+/// The engine's options, as set with `setoption`.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Table size in MiB.
+    pub hash: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Whether the GUI may ask us to ponder.
+    pub ponder: bool,
+    /// Principal variations to report.
+    pub multipv: usize,
+    /// Milliseconds lost per move in communication.
+    pub move_overhead: u64,
+    /// Chess960 castling notation and FEN.
+    pub chess960: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash: 16,
+            threads: 1,
+            ponder: false,
+            multipv: 1,
+            move_overhead: 10,
+            chess960: false,
+        }
+    }
+}
+
+/// The UCI engine state.
+pub struct Engine {
+    tt: Arc<Table>,
+    control: Arc<Control>,
+    searcher: Option<Box<Searcher>>,
+    handle: Option<JoinHandle<Box<Searcher>>>,
+    position: Position,
+    options: Options,
+}
+
+fn error(msg: impl AsRef<str>) {
+    println!("info string error: {}", msg.as_ref());
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// A new engine with default options.
+    pub fn new() -> Engine {
+        let tt = Arc::new(Table::new(16).expect("a 16 MiB table can be allocated"));
+        let control = Arc::new(Control::default());
+        let searcher = Box::new(Searcher::new(tt.clone(), control.clone()));
+        Engine {
+            tt,
+            control,
+            searcher: Some(searcher),
+            handle: None,
+            position: Position::new(Board::startpos()),
+            options: Options::default(),
+        }
+    }
+
+    /// Reads commands from stdin until `quit` or end of input.
+    pub fn run(&mut self) {
+        let stdin = io::stdin();
+        let mut line = String::new();
+        loop {
+            line.clear();
+            match stdin.lock().read_line(&mut line) {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(_) => {
+                    // Not UTF-8 or a read error: skip the line.
+                    error("could not read the input line");
+                    continue;
+                }
+            }
+            if !self.handle(&line) {
+                break;
+            }
+            let _ = io::stdout().flush();
+        }
+        self.stop_and_wait();
+    }
+
+    /// Handles one command line; returns `false` on `quit`.
+    pub fn handle(&mut self, line: &str) -> bool {
+        let line = line.trim();
+        let mut tokens = line.split_whitespace();
+        let Some(cmd) = tokens.next() else {
+            return true;
+        };
+        let rest: Vec<&str> = tokens.collect();
+        match cmd {
+            "uci" => self.cmd_uci(),
+            "isready" => println!("readyok"),
+            "ucinewgame" => {
+                self.stop_and_wait();
+                self.tt.clear(self.options.threads);
+                if let Some(s) = self.searcher.as_mut() {
+                    s.clear();
+                }
+            }
+            "position" => {
+                self.wait();
+                self.cmd_position(&rest);
+            }
+            "go" => self.cmd_go(&rest),
+            "stop" => {
+                self.control.stop.store(true, Ordering::Relaxed);
+            }
+            "ponderhit" => self.control.pondering.store(false, Ordering::Relaxed),
+            "setoption" => {
+                self.wait();
+                self.cmd_setoption(line);
+            }
+            "quit" => return false,
+            "debug" | "register" => {}
+            "d" => self.cmd_d(),
+            "eval" => {
+                self.wait();
+                if let Some(s) = self.searcher.as_mut() {
+                    let b = *self.position.board();
+                    println!("Static eval: {} cp (side to move)", s.eval.evaluate(&b));
+                }
+            }
+            "bench" => {
+                self.wait();
+                match rest.first().map(|d| d.parse::<i32>()) {
+                    None => bench::print(bench::DEFAULT_DEPTH, true),
+                    Some(Ok(d)) if (1..=64).contains(&d) => bench::print(d, true),
+                    _ => error("bench takes a depth from 1 to 64"),
+                }
+            }
+            _ => error(format!("unknown command '{cmd}'")),
+        }
+        true
+    }
+
+    fn cmd_uci(&self) {
+        println!("id name {}", crate::NAME);
+        println!("id author the Engram developers");
+        println!("option name Hash type spin default 16 min 1 max {HASH_MAX}");
+        println!("option name Threads type spin default 1 min 1 max {THREADS_MAX}");
+        println!("option name Clear Hash type button");
+        println!("option name Ponder type check default false");
+        println!("option name MultiPV type spin default 1 min 1 max {MULTIPV_MAX}");
+        println!("option name Move Overhead type spin default 10 min 0 max {OVERHEAD_MAX}");
+        println!("option name UCI_Chess960 type check default false");
+        println!("uciok");
+    }
+
+    /// Waits for a running search to finish (the GUI should not send state changes during a
+    /// search; if it does, they apply after it).
+    fn wait(&mut self) {
+        if let Some(h) = self.handle.take() {
+            match h.join() {
+                Ok(s) => self.searcher = Some(s),
+                Err(_) => {
+                    error("the search thread failed; starting a fresh one");
+                    self.searcher = Some(Box::new(Searcher::new(
+                        self.tt.clone(),
+                        self.control.clone(),
+                    )));
+                }
+            }
+        }
+    }
+
+    fn stop_and_wait(&mut self) {
+        self.control.stop.store(true, Ordering::Relaxed);
+        self.control.pondering.store(false, Ordering::Relaxed);
+        self.wait();
+    }
+
+    fn cmd_position(&mut self, args: &[&str]) {
+        let (board, moves) = match args.first() {
+            Some(&"startpos") => {
+                let rest = &args[1..];
+                (Board::from_fen(STARTPOS, self.options.chess960), rest)
+            }
+            Some(&"fen") => {
+                let end = args
+                    .iter()
+                    .position(|&t| t == "moves")
+                    .unwrap_or(args.len());
+                (
+                    Board::from_fen(&args[1..end].join(" "), self.options.chess960),
+                    &args[end..],
+                )
+            }
+            _ => {
+                error("position needs 'startpos' or 'fen <FEN>'");
+                return;
+            }
+        };
+        let board = match board {
+            Ok(b) => b,
+            Err(e) => {
+                error(format!("bad FEN: {e}"));
+                return;
+            }
+        };
+        let mut pos = Position::new(board);
+        match moves.first() {
+            None => {}
+            Some(&"moves") => {
+                for text in &moves[1..] {
+                    match pos.board().parse_uci(text) {
+                        Ok(mv) => pos.make(mv),
+                        Err(e) => {
+                            error(format!("{e} in position command; position unchanged"));
+                            return;
+                        }
+                    }
+                }
+            }
+            Some(other) => {
+                error(format!(
+                    "unexpected '{other}' in position command; position unchanged"
+                ));
+                return;
+            }
+        }
+        self.position = pos;
+    }
+
+    fn cmd_go(&mut self, args: &[&str]) {
+        if self.handle.is_some() {
+            error("a search is already running; 'go' ignored");
+            return;
+        }
+        let board = *self.position.board();
+        if args.first() == Some(&"perft") {
+            match args.get(1).and_then(|d| d.parse::<u32>().ok()) {
+                Some(d) if d <= 20 => {
+                    let mut total = 0;
+                    for (mv, n) in divide(&board, d.max(1)) {
+                        println!("{}: {n}", board.to_uci(mv));
+                        total += n;
+                    }
+                    println!("\nNodes searched: {}", if d == 0 { 1 } else { total });
+                }
+                _ => error("go perft needs a depth from 0 to 20"),
+            }
+            return;
+        }
+
+        let mut limits = SearchLimits {
+            multipv: self.options.multipv,
+            move_overhead: self.options.move_overhead,
+            ..SearchLimits::default()
+        };
+        let mut clock = Clock::default();
+        let (mut wtime, mut btime, mut winc, mut binc) = (None, None, 0, 0);
+        let mut ponder = false;
+        let mut i = 0;
+        let num = |i: usize| -> Option<i64> { args.get(i + 1).and_then(|v| v.parse::<i64>().ok()) };
+        while i < args.len() {
+            let key = args[i];
+            let takes_value = matches!(
+                key,
+                "wtime"
+                    | "btime"
+                    | "winc"
+                    | "binc"
+                    | "movestogo"
+                    | "depth"
+                    | "nodes"
+                    | "mate"
+                    | "movetime"
+            );
+            if takes_value {
+                match num(i) {
+                    Some(v) => {
+                        let u = v.max(0) as u64;
+                        match key {
+                            "wtime" => wtime = Some(u),
+                            "btime" => btime = Some(u),
+                            "winc" => winc = u,
+                            "binc" => binc = u,
+                            "movestogo" => clock.movestogo = (u > 0).then_some(u),
+                            "depth" => limits.depth = Some(v.clamp(1, 127) as i32),
+                            "nodes" => limits.nodes = Some(u.max(1)),
+                            "mate" => limits.mate = Some(v.clamp(1, 63) as i32),
+                            _ => clock.movetime = Some(u),
+                        }
+                    }
+                    None => error(format!("'{key}' needs a number; ignored")),
+                }
+                i += 2;
+                continue;
+            }
+            match key {
+                "infinite" => limits.infinite = true,
+                "ponder" => ponder = true,
+                "searchmoves" => {
+                    i += 1;
+                    while i < args.len() {
+                        match board.parse_uci(args[i]) {
+                            Ok(mv) => limits.searchmoves.push(mv),
+                            Err(_) => break,
+                        }
+                        i += 1;
+                    }
+                    continue;
+                }
+                other => error(format!("unknown go parameter '{other}'; ignored")),
+            }
+            i += 1;
+        }
+        let (ours, theirs, inc) = match board.side_to_move() {
+            Color::White => (wtime, btime, winc),
+            Color::Black => (btime, wtime, binc),
+        };
+        clock.time = ours;
+        clock.opp_time = theirs;
+        clock.inc = inc;
+        limits.clock = clock;
+        self.control.stop.store(false, Ordering::Relaxed);
+        self.control.pondering.store(ponder, Ordering::Relaxed);
+        let mut searcher = self
+            .searcher
+            .take()
+            .unwrap_or_else(|| Box::new(Searcher::new(self.tt.clone(), self.control.clone())));
+        let pos = self.position.clone();
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let result = searcher.search(&pos, limits);
+                let board = pos.board();
+                let mut out = format!(
+                    "bestmove {}",
+                    if result.best.is_null() {
+                        "0000".into()
+                    } else {
+                        board.to_uci(result.best)
+                    }
+                );
+                if let Some(p) = result.ponder {
+                    let mut after = *board;
+                    after.play(result.best);
+                    if after.is_legal(p) {
+                        out.push_str(&format!(" ponder {}", after.to_uci(p)));
+                    }
+                }
+                println!("{out}");
+                let _ = io::stdout().flush();
+                searcher
+            });
+        match spawned {
+            Ok(h) => self.handle = Some(h),
+            Err(e) => {
+                error(format!("could not start the search thread: {e}"));
+                let legal = board.legal_moves();
+                let mv = legal.first().copied().unwrap_or(Move::NULL);
+                println!(
+                    "bestmove {}",
+                    if mv.is_null() {
+                        "0000".into()
+                    } else {
+                        board.to_uci(mv)
+                    }
+                );
+            }
+        }
+    }
+
+    fn cmd_setoption(&mut self, line: &str) {
+        // setoption name <name words> [value <value words>]
+        let lower = line.to_ascii_lowercase();
+        let Some(name_at) = lower.find(" name ") else {
+            error("setoption needs 'name <id>'");
+            return;
+        };
+        let after_name = &line[name_at + 6..];
+        let lower_after = &lower[name_at + 6..];
+        let (name, value) = match lower_after.find(" value ") {
+            Some(v) => (after_name[..v].trim(), Some(after_name[v + 7..].trim())),
+            None => (after_name.trim(), None),
+        };
+        let name_l = name.to_ascii_lowercase();
+        let value_l = value.map(|v| v.to_ascii_lowercase());
+        let int = |max: u64, min: u64| -> Result<u64, String> {
+            let v = value_l
+                .as_deref()
+                .ok_or_else(|| format!("option '{name}' needs a value"))?;
+            let n: u64 = v
+                .parse()
+                .map_err(|_| format!("option '{name}': '{v}' is not a number"))?;
+            if n < min || n > max {
+                return Err(format!(
+                    "option '{name}': {n} is out of range {min}..={max}"
+                ));
+            }
+            Ok(n)
+        };
+        let boolean = || -> Result<bool, String> {
+            match value_l.as_deref() {
+                Some("true") => Ok(true),
+                Some("false") => Ok(false),
+                v => Err(format!(
+                    "option '{name}': expected true or false, got {v:?}"
+                )),
+            }
+        };
+        let result: Result<(), String> = match name_l.as_str() {
+            "hash" => int(HASH_MAX as u64, 1).and_then(|mib| {
+                let mib = mib as usize;
+                if mib == self.options.hash {
+                    return Ok(());
+                }
+                // Free the old table first so the two never need to fit in memory together.
+                self.tt = Arc::new(Table::new(1).map_err(|e| e.to_string())?);
+                if let Some(s) = self.searcher.as_mut() {
+                    s.tt = self.tt.clone();
+                }
+                match Table::new(mib) {
+                    Ok(t) => {
+                        self.options.hash = mib;
+                        self.tt = Arc::new(t);
+                        if let Some(s) = self.searcher.as_mut() {
+                            s.tt = self.tt.clone();
+                        }
+                        Ok(())
+                    }
+                    Err(e) => {
+                        let fallback = Table::new(self.options.hash)
+                            .or_else(|_| Table::new(16))
+                            .map_err(|e| e.to_string())?;
+                        self.options.hash = (fallback.clusters() * 32) >> 20;
+                        self.tt = Arc::new(fallback);
+                        if let Some(s) = self.searcher.as_mut() {
+                            s.tt = self.tt.clone();
+                        }
+                        Err(format!("cannot allocate {mib} MiB for the hash table: {e}"))
+                    }
+                }
+            }),
+            "threads" => int(THREADS_MAX as u64, 1).map(|n| self.options.threads = n as usize),
+            "clear hash" => {
+                self.tt.clear(self.options.threads);
+                Ok(())
+            }
+            "ponder" => boolean().map(|b| self.options.ponder = b),
+            "multipv" => int(MULTIPV_MAX as u64, 1).map(|n| self.options.multipv = n as usize),
+            "move overhead" => int(OVERHEAD_MAX, 0).map(|n| self.options.move_overhead = n),
+            "uci_chess960" => boolean().map(|b| self.options.chess960 = b),
+            _ => Err(format!("unknown option '{name}'")),
+        };
+        if let Err(e) = result {
+            error(e);
+        }
+    }
+
+    fn cmd_d(&self) {
+        let b = self.position.board();
+        print!("{}", b.pretty());
+        println!("Fen: {}", b.to_fen());
+        println!("Key: {:016X}", b.hash());
+        let checkers: Vec<String> = b.checkers().iter().map(|s| s.to_string()).collect();
+        println!("Checkers: {}", checkers.join(" "));
+    }
+}
