@@ -126,31 +126,34 @@ impl Engine {
                     s.clear();
                 }
             }
-            "position" => {
-                self.wait();
-                self.cmd_position(&rest);
-            }
+            // The search works on its own copy of the position, so this needs no waiting.
+            "position" => self.cmd_position(&rest),
             "go" => self.cmd_go(&rest),
             "stop" => {
                 self.control.stop.store(true, Ordering::Relaxed);
             }
             "ponderhit" => self.control.pondering.store(false, Ordering::Relaxed),
             "setoption" => {
-                self.wait();
-                self.cmd_setoption(line);
+                if self.idle() {
+                    self.cmd_setoption(line);
+                }
             }
             "quit" => return false,
             "debug" | "register" => {}
             "d" => self.cmd_d(),
             "eval" => {
-                self.wait();
+                if !self.idle() {
+                    return true;
+                }
                 if let Some(s) = self.searcher.as_mut() {
                     let b = *self.position.board();
                     println!("Static eval: {} cp (side to move)", s.eval.evaluate(&b));
                 }
             }
             "bench" => {
-                self.wait();
+                if !self.idle() {
+                    return true;
+                }
                 match rest.first().map(|d| d.parse::<i32>()) {
                     None => bench::print(bench::DEFAULT_DEPTH, true),
                     Some(Ok(d)) if (1..=64).contains(&d) => bench::print(d, true),
@@ -173,6 +176,16 @@ impl Engine {
         println!("option name Move Overhead type spin default 10 min 0 max {OVERHEAD_MAX}");
         println!("option name UCI_Chess960 type check default false");
         println!("uciok");
+    }
+
+    /// Whether no search is running; if one is, says so. Collects a finished search thread.
+    fn idle(&mut self) -> bool {
+        if self.handle.is_some() && self.control.searching.load(Ordering::Acquire) {
+            error("a search is running; command ignored (send 'stop' first)");
+            return false;
+        }
+        self.wait();
+        true
     }
 
     /// Waits for a running search to finish (the GUI should not send state changes during a
@@ -251,8 +264,7 @@ impl Engine {
     }
 
     fn cmd_go(&mut self, args: &[&str]) {
-        if self.handle.is_some() {
-            error("a search is already running; 'go' ignored");
+        if !self.idle() {
             return;
         }
         let board = *self.position.board();
@@ -344,6 +356,8 @@ impl Engine {
         limits.clock = clock;
         self.control.stop.store(false, Ordering::Relaxed);
         self.control.pondering.store(ponder, Ordering::Relaxed);
+        self.control.searching.store(true, Ordering::Release);
+        let control = self.control.clone();
         let mut searcher = self
             .searcher
             .take()
@@ -370,6 +384,7 @@ impl Engine {
                         out.push_str(&format!(" ponder {}", after.to_uci(p)));
                     }
                 }
+                control.searching.store(false, Ordering::Release);
                 println!("{out}");
                 let _ = io::stdout().flush();
                 searcher
@@ -377,6 +392,7 @@ impl Engine {
         match spawned {
             Ok(h) => self.handle = Some(h),
             Err(e) => {
+                self.control.searching.store(false, Ordering::Release);
                 error(format!("could not start the search thread: {e}"));
                 let legal = board.legal_moves();
                 let mv = legal.first().copied().unwrap_or(Move::NULL);

@@ -28,6 +28,9 @@ pub struct Control {
     pub stop: AtomicBool,
     /// True while pondering: no time limit applies until `ponderhit` clears it.
     pub pondering: AtomicBool,
+    /// True from `go` until the search has decided its move (set by the UCI thread, cleared
+    /// by the search thread just before it prints `bestmove`).
+    pub searching: AtomicBool,
 }
 
 /// What to search for: the parameters of `go`, plus options that shape the search.

@@ -35,7 +35,12 @@ impl Engine {
                 }
             }
         });
-        Engine { child, stdin, lines: rx, log: Vec::new() }
+        Engine {
+            child,
+            stdin,
+            lines: rx,
+            log: Vec::new(),
+        }
     }
 
     /// Sends one command line.
@@ -56,8 +61,12 @@ impl Engine {
                         return line;
                     }
                 }
-                Err(RecvTimeoutError::Timeout) => panic!("timed out after {timeout:?}; log:\n{}", self.log.join("\n")),
-                Err(RecvTimeoutError::Disconnected) => panic!("engine exited; log:\n{}", self.log.join("\n")),
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("timed out after {timeout:?}; log:\n{}", self.log.join("\n"))
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("engine exited; log:\n{}", self.log.join("\n"))
+                }
             }
         }
     }
@@ -71,7 +80,10 @@ impl Engine {
     pub fn drain(&mut self, dur: Duration) -> Vec<String> {
         let deadline = Instant::now() + dur;
         let mut out = Vec::new();
-        while let Ok(line) = self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+        while let Ok(line) = self
+            .lines
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {
             self.log.push(line.clone());
             out.push(line);
         }
@@ -93,7 +105,10 @@ impl Engine {
                 assert!(status.success(), "exit status {status}");
                 return start.elapsed();
             }
-            assert!(start.elapsed() < Duration::from_secs(5), "engine did not quit");
+            assert!(
+                start.elapsed() < Duration::from_secs(5),
+                "engine did not quit"
+            );
             std::thread::sleep(Duration::from_millis(5));
         }
     }
