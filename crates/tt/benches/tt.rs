@@ -9,6 +9,7 @@
 //!   the next key, so probes are serial and each pays its full miss ("cold probe").
 //! * `probe_indep`: independent random probes, no prefetch (out-of-order overlap only).
 //! * `probe_prefetch`: independent random probes, each key prefetched one step ahead.
+//! * `probe_prefetch4`: the same, prefetched four steps ahead (for comparison).
 //! * `store_indep`, `store_prefetch`: the same for stores.
 //!
 //! Run: `cargo bench -p engram-tt --bench tt` (about two minutes; needs ~3 GiB of RAM).
@@ -57,9 +58,13 @@ fn chase_buffer(bytes: usize, huge: bool) -> Vec<Line> {
         } else {
             libc::MADV_NOHUGEPAGE
         };
-        // SAFETY: advice on the vector's own, not yet touched allocation of `n` lines; it
-        // changes no contents and its failure is harmless.
-        unsafe { libc::madvise(lines.as_mut_ptr().cast(), n * 64, advice) };
+        // madvise wants a page-aligned start; malloc's pointer is only 64-byte aligned.
+        let start = (lines.as_ptr() as usize).next_multiple_of(4096);
+        let end = (lines.as_ptr() as usize + n * 64) & !4095;
+        // SAFETY: advice on whole pages inside the vector's own, not yet touched allocation;
+        // it changes no contents.
+        let rc = unsafe { libc::madvise(start as *mut libc::c_void, end - start, advice) };
+        assert_eq!(rc, 0, "madvise failed");
     }
     let _ = huge;
     lines.resize(n, Line::default());
@@ -100,8 +105,19 @@ fn configs(c: &mut Criterion) {
         ("1GiB", 1024, true),
         ("1GiB-4K", 1024, false),
     ] {
+        let only = std::env::var("TT_BENCH_ONLY").unwrap_or_default();
+        if !only.is_empty() && only != name {
+            continue;
+        }
         let lines = chase_buffer(mib << 20, huge);
         let (table, n) = chained_table(mib, huge);
+        // Both buffers should be (almost) all huge pages, or none.
+        let rollup = std::fs::read_to_string("/proc/self/smaps_rollup").unwrap_or_default();
+        let thp = rollup
+            .lines()
+            .find(|l| l.starts_with("AnonHugePages"))
+            .unwrap_or("");
+        eprintln!("{name}: {thp}");
         let mut g = c.benchmark_group(name);
 
         let mut at = 0usize;
@@ -119,9 +135,11 @@ fn configs(c: &mut Criterion) {
             b.iter(|| {
                 i = match table.probe(mix(i as u64)) {
                     Some(e) => usize::from(e.mv) | (usize::from(e.eval as u16) << 16),
+                    // A key evicted while filling: restart at a random key. (Restarting
+                    // at a fixed successor would make the walk a short, cached loop.)
                     None => {
                         missing += 1;
-                        (i * 7 + 1) % n
+                        (mix(missing) % n as u64) as usize
                     }
                 };
                 i
@@ -140,6 +158,13 @@ fn configs(c: &mut Criterion) {
             b.iter(|| {
                 k += 1;
                 table.prefetch(mix(k + 1));
+                table.probe(mix(k))
+            })
+        });
+        g.bench_function("probe_prefetch4", |b| {
+            b.iter(|| {
+                k += 1;
+                table.prefetch(mix(k + 4));
                 table.probe(mix(k))
             })
         });

@@ -88,9 +88,17 @@ impl Snapshot {
     }
 
     /// The first non-empty slot whose signature is `sig`.
+    ///
+    /// Branch-free: one bit per matching slot, then the lowest set bit. Which slot matches
+    /// is random, so a branch per slot would mispredict right after the cache miss.
     #[inline]
     pub fn find(&self, sig: u16) -> Option<usize> {
-        (0..SLOTS).find(|&i| self.sig(i) == sig && !self.data[i].is_empty())
+        let mut hits = 0u32;
+        for i in 0..SLOTS {
+            let hit = (self.sig(i) == sig) & !self.data[i].is_empty();
+            hits |= u32::from(hit) << i;
+        }
+        (hits != 0).then(|| hits.trailing_zeros() as usize)
     }
 
     /// Puts `data` with signature `sig` into slot `i` (local copy only).

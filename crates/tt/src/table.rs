@@ -613,6 +613,20 @@ mod tests {
     }
 
     #[test]
+    fn a_cluster_being_written_is_a_miss_and_refuses_other_stores() {
+        let t = Table::with_clusters(1, Policy::default()).unwrap();
+        t.store(7, rec(4, 70));
+        let c = &t.buf.clusters()[0];
+        let s = c.load();
+        assert!(c.claim(s.tags), "as if another thread were mid-store");
+        assert_eq!(t.probe(7), None);
+        assert_eq!(t.store(8, rec(4, 80)), Outcome::Busy);
+        c.publish(&s, &s); // that thread finishes
+        assert_eq!(t.probe(7).map(|e| e.mv), Some(70));
+        assert_eq!(t.store(8, rec(4, 80)), Outcome::Empty);
+    }
+
+    #[test]
     fn prefetch_is_harmless() {
         let t = Table::new(2).unwrap();
         for k in [0, 1, u64::MAX] {
