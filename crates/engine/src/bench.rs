@@ -1,7 +1,8 @@
 //! `bench`: a fixed-depth search over a built-in set of varied positions, printing the total
 //! node count (the `Bench: N` signature of commits that change the search) and the speed.
 
-use crate::search::{Control, SearchLimits, Searcher};
+use crate::pool::Pool;
+use crate::search::{Control, SearchLimits};
 use engram_chess::{Board, Position};
 use engram_tt::Table;
 use std::sync::Arc;
@@ -69,26 +70,54 @@ pub const POSITIONS: &[&str] = &[
     "8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1",
 ];
 
-/// Runs the bench at `depth` with a fresh 16 MiB table (or none, with `use_tt` false) and
-/// returns `(nodes, milliseconds)`.
-pub fn run(depth: i32, use_tt: bool, verbose: bool) -> (u64, u128) {
-    let tt = Arc::new(Table::new(16).expect("a 16 MiB table"));
-    let mut searcher = Searcher::new(tt, Arc::new(Control::default()));
-    searcher.use_tt = use_tt;
-    searcher.verbose = false;
+/// How to run the bench.
+#[derive(Clone, Copy, Debug)]
+pub struct Config {
+    /// Search depth per position.
+    pub depth: i32,
+    /// Use the transposition table (off only to measure what it saves).
+    pub use_tt: bool,
+    /// Search threads.
+    pub threads: usize,
+    /// Table size in MiB.
+    pub hash: usize,
+    /// Give each thread its own table instead of sharing one.
+    pub private_tt: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            depth: DEFAULT_DEPTH,
+            use_tt: true,
+            threads: 1,
+            hash: 16,
+            private_tt: false,
+        }
+    }
+}
+
+/// Runs the bench with a fresh table and returns `(nodes, milliseconds)`. With one thread
+/// the node count is deterministic.
+pub fn run(cfg: Config, verbose: bool) -> Result<(u64, u128), String> {
+    let tt = Arc::new(Table::new(cfg.hash).map_err(|e| e.to_string())?);
+    let mut pool = Pool::new(cfg.threads, tt, Arc::new(Control::default()));
+    pool.set_use_tt(cfg.use_tt);
+    if cfg.private_tt {
+        pool.set_private_tables(cfg.hash)
+            .map_err(|e| e.to_string())?;
+    }
     let mut nodes = 0;
     let start = Instant::now();
     for (i, fen) in POSITIONS.iter().enumerate() {
         let board = Board::from_fen(fen, false).expect("bench positions are valid");
         let pos = Position::new(board);
-        let result = searcher.search(
-            &pos,
-            SearchLimits {
-                depth: Some(depth),
-                multipv: 1,
-                ..SearchLimits::default()
-            },
-        );
+        let limits = SearchLimits {
+            depth: Some(cfg.depth),
+            multipv: 1,
+            ..SearchLimits::default()
+        };
+        let result = pool.search(&pos, limits);
         if verbose {
             eprintln!(
                 "Position {:>2}/{}: {:>9} nodes  bestmove {}  {fen}",
@@ -100,13 +129,14 @@ pub fn run(depth: i32, use_tt: bool, verbose: bool) -> (u64, u128) {
         }
         nodes += result.nodes;
     }
-    (nodes, start.elapsed().as_millis().max(1))
+    Ok((nodes, start.elapsed().as_millis().max(1)))
 }
 
 /// Runs the bench and prints its summary as Stockfish does.
-pub fn print(depth: i32, use_tt: bool) {
-    let (nodes, ms) = run(depth, use_tt, true);
+pub fn print(cfg: Config) -> Result<(), String> {
+    let (nodes, ms) = run(cfg, true)?;
     println!("Total time (ms) : {ms}");
     println!("Nodes searched  : {nodes}");
     println!("Nodes/second    : {}", nodes as u128 * 1000 / ms);
+    Ok(())
 }

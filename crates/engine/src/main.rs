@@ -1,13 +1,14 @@
 //! The `engram` binary: without arguments, the UCI engine. Also
 //! `engram perft <depth> [--fen FEN] [--chess960]` (a divide, as Stockfish's `go perft` prints)
-//! and `engram bench [depth] [--no-tt]` (the search signature and speed).
+//! and `engram bench [depth] [--no-tt] [--threads N] [--hash MiB] [--private-tt]` (the search
+//! signature and speed; the flags serve the TT and SMP measurements).
 
 use engram::{bench, uci};
 use engram_chess::{divide, Board, STARTPOS};
 use std::process::ExitCode;
 use std::time::Instant;
 
-const USAGE: &str = "usage: engram                 (UCI engine)\n       engram perft <depth> [--fen FEN] [--chess960]\n       engram bench [depth] [--no-tt]";
+const USAGE: &str = "usage: engram                 (UCI engine)\n       engram perft <depth> [--fen FEN] [--chess960]\n       engram bench [depth] [--no-tt] [--threads N] [--hash MiB] [--private-tt]";
 
 fn perft_command(args: &[String]) -> Result<(), String> {
     let mut depth = None;
@@ -57,21 +58,32 @@ fn perft_command(args: &[String]) -> Result<(), String> {
 }
 
 fn bench_command(args: &[String]) -> Result<(), String> {
-    let mut depth = bench::DEFAULT_DEPTH;
-    let mut use_tt = true;
-    for a in args {
+    let mut cfg = bench::Config::default();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
         match a.as_str() {
-            "--no-tt" => use_tt = false,
+            "--no-tt" => cfg.use_tt = false,
+            "--private-tt" => cfg.private_tt = true,
+            "--threads" => {
+                let n = it.next().ok_or("--threads needs a number")?;
+                cfg.threads = n.parse().map_err(|_| format!("bad thread count '{n}'"))?;
+                if !(1..=1024).contains(&cfg.threads) {
+                    return Err(format!("threads {} out of range 1..=1024", cfg.threads));
+                }
+            }
+            "--hash" => {
+                let n = it.next().ok_or("--hash needs a size in MiB")?;
+                cfg.hash = n.parse().map_err(|_| format!("bad hash size '{n}'"))?;
+            }
             d => {
-                depth = d.parse().map_err(|_| format!("bad depth '{d}'"))?;
-                if !(1..=64).contains(&depth) {
-                    return Err(format!("depth {depth} out of range 1..=64"));
+                cfg.depth = d.parse().map_err(|_| format!("bad depth '{d}'"))?;
+                if !(1..=64).contains(&cfg.depth) {
+                    return Err(format!("depth {} out of range 1..=64", cfg.depth));
                 }
             }
         }
     }
-    bench::print(depth, use_tt);
-    Ok(())
+    bench::print(cfg)
 }
 
 fn main() -> ExitCode {

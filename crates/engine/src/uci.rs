@@ -1,17 +1,19 @@
 //! The UCI protocol: commands in from stdin, `info`/`bestmove` out. The main thread reads and
-//! handles commands; a search runs on its own thread and prints its own `bestmove`, so
+//! handles commands; searches run on the thread pool ([`crate::pool`]), whose main thread
+//! prints `bestmove` itself, so
 //! `isready`, `stop`, `ponderhit` and `quit` take effect while it runs. Bad input never panics
 //! and never exits: it gets `info string error: ...` and the state stays as it was.
 
 use crate::bench;
-use crate::search::{Control, SearchLimits, Searcher};
+use crate::eval::Evaluator;
+use crate::pool::Pool;
+use crate::search::{Control, SearchLimits};
 use crate::time::Clock;
-use engram_chess::{divide, Board, Color, Move, Position, STARTPOS};
+use engram_chess::{divide, Board, Color, Position, STARTPOS};
 use engram_tt::Table;
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::thread::JoinHandle;
 
 /// Option limits.
 const HASH_MAX: usize = 1 << 20;
@@ -51,10 +53,8 @@ impl Default for Options {
 
 /// The UCI engine state.
 pub struct Engine {
-    tt: Arc<Table>,
     control: Arc<Control>,
-    searcher: Option<Box<Searcher>>,
-    handle: Option<JoinHandle<Box<Searcher>>>,
+    pool: Pool,
     position: Position,
     options: Options,
 }
@@ -74,12 +74,10 @@ impl Engine {
     pub fn new() -> Engine {
         let tt = Arc::new(Table::new(16).expect("a 16 MiB table can be allocated"));
         let control = Arc::new(Control::default());
-        let searcher = Box::new(Searcher::new(tt.clone(), control.clone()));
+        let pool = Pool::new(1, tt, control.clone());
         Engine {
-            tt,
             control,
-            searcher: Some(searcher),
-            handle: None,
+            pool,
             position: Position::new(Board::startpos()),
             options: Options::default(),
         }
@@ -121,10 +119,8 @@ impl Engine {
             "isready" => println!("readyok"),
             "ucinewgame" => {
                 self.stop_and_wait();
-                self.tt.clear(self.options.threads);
-                if let Some(s) = self.searcher.as_mut() {
-                    s.clear();
-                }
+                self.pool.table().clear(self.options.threads);
+                self.pool.clear();
             }
             // The search works on its own copy of the position, so this needs no waiting.
             "position" => self.cmd_position(&rest),
@@ -145,19 +141,29 @@ impl Engine {
                 if !self.idle() {
                     return true;
                 }
-                if let Some(s) = self.searcher.as_mut() {
-                    let b = *self.position.board();
-                    println!("Static eval: {} cp (side to move)", s.eval.evaluate(&b));
-                }
+                let b = *self.position.board();
+                println!(
+                    "Static eval: {} cp (side to move)",
+                    Evaluator::default().evaluate(&b)
+                );
             }
             "bench" => {
                 if !self.idle() {
                     return true;
                 }
-                match rest.first().map(|d| d.parse::<i32>()) {
-                    None => bench::print(bench::DEFAULT_DEPTH, true),
-                    Some(Ok(d)) if (1..=64).contains(&d) => bench::print(d, true),
-                    _ => error("bench takes a depth from 1 to 64"),
+                let depth = match rest.first().map(|d| d.parse::<i32>()) {
+                    None => bench::DEFAULT_DEPTH,
+                    Some(Ok(d)) if (1..=64).contains(&d) => d,
+                    _ => {
+                        error("bench takes a depth from 1 to 64");
+                        return true;
+                    }
+                };
+                if let Err(e) = bench::print(bench::Config {
+                    depth,
+                    ..bench::Config::default()
+                }) {
+                    error(e);
                 }
             }
             _ => error(format!("unknown command '{cmd}'")),
@@ -178,37 +184,20 @@ impl Engine {
         println!("uciok");
     }
 
-    /// Whether no search is running; if one is, says so. Collects a finished search thread.
+    /// Whether no search is running; if one is, says so. Collects a finished search.
     fn idle(&mut self) -> bool {
-        if self.handle.is_some() && self.control.searching.load(Ordering::Acquire) {
+        if self.pool.busy() && self.control.searching.load(Ordering::Acquire) {
             error("a search is running; command ignored (send 'stop' first)");
             return false;
         }
-        self.wait();
+        self.pool.wait();
         true
-    }
-
-    /// Waits for a running search to finish (the GUI should not send state changes during a
-    /// search; if it does, they apply after it).
-    fn wait(&mut self) {
-        if let Some(h) = self.handle.take() {
-            match h.join() {
-                Ok(s) => self.searcher = Some(s),
-                Err(_) => {
-                    error("the search thread failed; starting a fresh one");
-                    self.searcher = Some(Box::new(Searcher::new(
-                        self.tt.clone(),
-                        self.control.clone(),
-                    )));
-                }
-            }
-        }
     }
 
     fn stop_and_wait(&mut self) {
         self.control.stop.store(true, Ordering::Relaxed);
         self.control.pondering.store(false, Ordering::Relaxed);
-        self.wait();
+        self.pool.wait();
     }
 
     fn cmd_position(&mut self, args: &[&str]) {
@@ -354,58 +343,9 @@ impl Engine {
         clock.opp_time = theirs;
         clock.inc = inc;
         limits.clock = clock;
-        self.control.stop.store(false, Ordering::Relaxed);
         self.control.pondering.store(ponder, Ordering::Relaxed);
         self.control.searching.store(true, Ordering::Release);
-        let control = self.control.clone();
-        let mut searcher = self
-            .searcher
-            .take()
-            .unwrap_or_else(|| Box::new(Searcher::new(self.tt.clone(), self.control.clone())));
-        let pos = self.position.clone();
-        let spawned = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(64 << 20)
-            .spawn(move || {
-                let result = searcher.search(&pos, limits);
-                let board = pos.board();
-                let mut out = format!(
-                    "bestmove {}",
-                    if result.best.is_null() {
-                        "0000".into()
-                    } else {
-                        board.to_uci(result.best)
-                    }
-                );
-                if let Some(p) = result.ponder {
-                    let mut after = *board;
-                    after.play(result.best);
-                    if after.is_legal(p) {
-                        out.push_str(&format!(" ponder {}", after.to_uci(p)));
-                    }
-                }
-                control.searching.store(false, Ordering::Release);
-                println!("{out}");
-                let _ = io::stdout().flush();
-                searcher
-            });
-        match spawned {
-            Ok(h) => self.handle = Some(h),
-            Err(e) => {
-                self.control.searching.store(false, Ordering::Release);
-                error(format!("could not start the search thread: {e}"));
-                let legal = board.legal_moves();
-                let mv = legal.first().copied().unwrap_or(Move::NULL);
-                println!(
-                    "bestmove {}",
-                    if mv.is_null() {
-                        "0000".into()
-                    } else {
-                        board.to_uci(mv)
-                    }
-                );
-            }
-        }
+        self.pool.start(&self.position, limits, true);
     }
 
     fn cmd_setoption(&mut self, line: &str) {
@@ -453,17 +393,12 @@ impl Engine {
                     return Ok(());
                 }
                 // Free the old table first so the two never need to fit in memory together.
-                self.tt = Arc::new(Table::new(1).map_err(|e| e.to_string())?);
-                if let Some(s) = self.searcher.as_mut() {
-                    s.tt = self.tt.clone();
-                }
+                let small = Table::new(1).map_err(|e| e.to_string())?;
+                self.pool.set_table(Arc::new(small));
                 match Table::new(mib) {
                     Ok(t) => {
                         self.options.hash = mib;
-                        self.tt = Arc::new(t);
-                        if let Some(s) = self.searcher.as_mut() {
-                            s.tt = self.tt.clone();
-                        }
+                        self.pool.set_table(Arc::new(t));
                         Ok(())
                     }
                     Err(e) => {
@@ -471,17 +406,19 @@ impl Engine {
                             .or_else(|_| Table::new(16))
                             .map_err(|e| e.to_string())?;
                         self.options.hash = (fallback.clusters() * 32) >> 20;
-                        self.tt = Arc::new(fallback);
-                        if let Some(s) = self.searcher.as_mut() {
-                            s.tt = self.tt.clone();
-                        }
+                        self.pool.set_table(Arc::new(fallback));
                         Err(format!("cannot allocate {mib} MiB for the hash table: {e}"))
                     }
                 }
             }),
-            "threads" => int(THREADS_MAX as u64, 1).map(|n| self.options.threads = n as usize),
+            "threads" => int(THREADS_MAX as u64, 1).map(|n| {
+                if n as usize != self.pool.threads() {
+                    self.pool.set_threads(n as usize);
+                }
+                self.options.threads = n as usize;
+            }),
             "clear hash" => {
-                self.tt.clear(self.options.threads);
+                self.pool.table().clear(self.options.threads);
                 Ok(())
             }
             "ponder" => boolean().map(|b| self.options.ponder = b),

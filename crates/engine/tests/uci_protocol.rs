@@ -363,3 +363,45 @@ fn bench_is_deterministic() {
     };
     assert_eq!(run(), run());
 }
+
+#[test]
+fn two_threads() {
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 2");
+    e.sync(T);
+    e.send("position startpos moves d2d4");
+    e.send("go depth 8");
+    let bm = e.bestmove(T);
+    assert!(legal_after(&["d2d4"], best(&bm)), "{bm}");
+    // Node counts are summed over the threads: nps and nodes stay consistent.
+    assert!(e.log.iter().any(|l| l.starts_with("info depth 8 ")));
+    // Stop during a search.
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("stop");
+    assert!(legal_after(&["d2d4"], best(&e.bestmove(T))));
+    // Ponder, then ponderhit; ponder, then stop.
+    e.send("go ponder wtime 500 btime 500");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("ponderhit");
+    assert!(legal_after(&["d2d4"], best(&e.bestmove(T))));
+    e.send("go ponder wtime 500 btime 500");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("stop");
+    assert!(legal_after(&["d2d4"], best(&e.bestmove(T))));
+    // Changing threads and hash between searches is quick.
+    let start = Instant::now();
+    e.send("setoption name Threads value 3");
+    e.send("setoption name Hash value 32");
+    e.send("setoption name Threads value 1");
+    e.sync(T);
+    assert!(
+        start.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        start.elapsed()
+    );
+    e.send("setoption name Threads value 2");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(e.quit() < Duration::from_secs(1));
+}

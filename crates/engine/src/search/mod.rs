@@ -15,7 +15,7 @@ use engram_tt::{Bound, Record, Table};
 use history::{bonus, History, PieceTo};
 use picker::{is_noisy, MovePicker};
 use see::{capture_value, see_ge};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tt::{cuts, from_tt, to_tt, EVAL_NONE};
@@ -32,6 +32,9 @@ pub struct Control {
     /// by the search thread just before it prints `bestmove`).
     pub searching: AtomicBool,
 }
+
+/// Node counts of all search threads, published every 1024 nodes so `info` can sum them.
+pub type NodeCounters = Arc<[AtomicU64]>;
 
 /// What to search for: the parameters of `go`, plus options that shape the search.
 #[derive(Clone, Debug, Default)]
@@ -97,6 +100,10 @@ pub struct Searcher {
     pub use_tt: bool,
     /// Print `info` lines.
     pub verbose: bool,
+    /// This thread's index in the pool (0 = main thread; helpers diversify by it).
+    pub id: usize,
+    /// Where this thread publishes its node count (index `id`), and reads the others'.
+    pub counters: NodeCounters,
     /// Evaluation and its pawn hash.
     pub eval: Evaluator,
     /// Move-ordering statistics.
@@ -135,6 +142,8 @@ impl Searcher {
             tt,
             use_tt: true,
             verbose: true,
+            id: 0,
+            counters: Arc::from(vec![AtomicU64::new(0)]),
             eval: Evaluator::default(),
             history: History::default(),
             killers: vec![[Move::NULL; 2]; MAX_PLY + 2],
@@ -166,18 +175,38 @@ impl Searcher {
         self.nodes
     }
 
-    /// Searches `pos` within `limits` and returns the best move.
+    /// Nodes searched by all threads of the pool, as last published.
+    fn total_nodes(&self) -> u64 {
+        self.counters
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                if i == self.id {
+                    self.nodes
+                } else {
+                    c.load(Ordering::Relaxed)
+                }
+            })
+            .sum()
+    }
+
+    fn publish_nodes(&self) {
+        if let Some(c) = self.counters.get(self.id) {
+            c.store(self.nodes, Ordering::Relaxed);
+        }
+    }
+
+    /// Searches `pos` within `limits` and returns the best move. The caller bumps the table's
+    /// generation (`Table::new_search`) once per search, before any thread starts.
     pub fn search(&mut self, pos: &Position, limits: SearchLimits) -> SearchResult {
         self.pos = pos.clone();
         self.nodes = 0;
+        self.publish_nodes();
         self.stopped = false;
         self.was_pondering = self.control.pondering.load(Ordering::Relaxed);
         self.timer = Timer::new(time::allocate(&limits.clock, limits.move_overhead));
         self.limits = limits;
         self.killers.fill([Move::NULL; 2]);
-        if self.use_tt {
-            self.tt.new_search();
-        }
 
         let board = *self.pos.board();
         self.root_moves = board
@@ -226,6 +255,11 @@ impl Searcher {
         let mut last_score = 0;
 
         for depth in 1..=max_depth {
+            // Lazy SMP: odd helpers skip every other iteration, so they run one ply ahead of
+            // the main thread and fill the shared table with deeper results.
+            if self.id % 2 == 1 && depth > 1 && depth < max_depth && depth % 2 == 0 {
+                continue;
+            }
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
             }
@@ -304,6 +338,7 @@ impl Searcher {
             }
         }
         self.wait_if_required();
+        self.publish_nodes();
 
         let best = &self.root_moves[0];
         SearchResult {
@@ -361,8 +396,8 @@ impl Searcher {
             rm.seldepth.max(1),
             idx + 1,
             score_text(score),
-            self.nodes,
-            self.nodes * 1000 / ms,
+            self.total_nodes(),
+            self.total_nodes() * 1000 / ms,
         );
     }
 
@@ -379,6 +414,7 @@ impl Searcher {
             }
         }
         if self.nodes & 1023 == 0 {
+            self.publish_nodes();
             let pondering = self.control.pondering.load(Ordering::Relaxed);
             if pondering {
                 return;

@@ -1,0 +1,342 @@
+//! The search thread pool (Lazy SMP): `Threads` persistent threads, each with its own
+//! [`Searcher`] (history, killers, pawn hash), all sharing one transposition table. Thread 0
+//! is the main thread: it runs the clock, prints `info`, and when it is done stops the helpers,
+//! takes the best result among all threads and reports `bestmove`. Helpers search the same
+//! position with a diversified iteration schedule and talk to each other only through the table.
+
+use crate::search::{Control, NodeCounters, SearchLimits, SearchResult, Searcher};
+use engram_chess::{Board, Move, Position};
+use engram_tt::Table;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+/// What a worker is asked to do.
+enum Msg {
+    /// Search as the main thread: report the chosen result on `report` (and print `bestmove`
+    /// first when `print` is set).
+    Main {
+        pos: Position,
+        limits: SearchLimits,
+        helpers: Receiver<SearchResult>,
+        n_helpers: usize,
+        report: Sender<SearchResult>,
+        print: bool,
+    },
+    /// Search as a helper until stopped; send the result on `done`.
+    Helper {
+        pos: Position,
+        limits: SearchLimits,
+        done: Sender<SearchResult>,
+    },
+    /// Forget history (new game); acknowledge.
+    Clear(Sender<()>),
+    /// Use another table (after `Hash` changed); acknowledge.
+    SetTable(Arc<Table>, Sender<()>),
+    /// Switch measurement settings; acknowledge.
+    UseTt(bool, Sender<()>),
+}
+
+struct Worker {
+    tx: Sender<Msg>,
+    handle: JoinHandle<()>,
+}
+
+/// A pool of search threads sharing one table.
+pub struct Pool {
+    workers: Vec<Worker>,
+    control: Arc<Control>,
+    tt: Arc<Table>,
+    counters: NodeCounters,
+    results: Option<Receiver<SearchResult>>,
+    /// Per-thread tables, when [`Pool::set_private_tables`] is in effect.
+    private: Vec<Arc<Table>>,
+}
+
+/// Chooses the result to play among the main thread's and the helpers': a helper's move wins
+/// when it completed a deeper iteration without a worse score, or the same depth with a
+/// better score. A helper with no completed iteration never wins.
+pub fn pick_best(main: SearchResult, helpers: Vec<SearchResult>) -> SearchResult {
+    let mut best = main;
+    for h in helpers {
+        if h.best.is_null() || h.depth == 0 {
+            continue;
+        }
+        if (h.depth > best.depth && h.score >= best.score)
+            || (h.depth == best.depth && h.score > best.score)
+        {
+            best = SearchResult {
+                nodes: best.nodes,
+                ..h
+            };
+        }
+    }
+    best
+}
+
+/// The `bestmove` line for `result` in `board` (`0000` when there is no move; the ponder
+/// move only when it is legal after the best move).
+pub fn bestmove_line(board: &Board, result: &SearchResult) -> String {
+    if result.best.is_null() {
+        return "bestmove 0000".into();
+    }
+    let mut out = format!("bestmove {}", board.to_uci(result.best));
+    if let Some(p) = result.ponder {
+        let mut after = *board;
+        after.play(result.best);
+        if after.is_legal(p) {
+            out.push_str(&format!(" ponder {}", after.to_uci(p)));
+        }
+    }
+    out
+}
+
+fn worker_loop(mut searcher: Box<Searcher>, rx: Receiver<Msg>, control: Arc<Control>) {
+    while let Ok(msg) = rx.recv() {
+        match msg {
+            Msg::Main {
+                pos,
+                limits,
+                helpers,
+                n_helpers,
+                report,
+                print,
+            } => {
+                let main = searcher.search(&pos, limits);
+                // The main thread decides when the search ends; the helpers follow.
+                control.stop.store(true, Ordering::Relaxed);
+                let results: Vec<SearchResult> =
+                    (0..n_helpers).filter_map(|_| helpers.recv().ok()).collect();
+                let total = main.nodes + results.iter().map(|r| r.nodes).sum::<u64>();
+                let mut best = pick_best(main, results);
+                best.nodes = total;
+                if print {
+                    let line = bestmove_line(pos.board(), &best);
+                    control.searching.store(false, Ordering::Release);
+                    println!("{line}");
+                    let _ = std::io::Write::flush(&mut std::io::stdout());
+                }
+                let _ = report.send(best);
+            }
+            Msg::Helper { pos, limits, done } => {
+                let r = searcher.search(&pos, limits);
+                let _ = done.send(r);
+            }
+            Msg::Clear(ack) => {
+                searcher.clear();
+                let _ = ack.send(());
+            }
+            Msg::SetTable(tt, ack) => {
+                searcher.tt = tt;
+                let _ = ack.send(());
+            }
+            Msg::UseTt(on, ack) => {
+                searcher.use_tt = on;
+                let _ = ack.send(());
+            }
+        }
+    }
+}
+
+impl Pool {
+    /// A pool of `threads` search threads on `tt`.
+    pub fn new(threads: usize, tt: Arc<Table>, control: Arc<Control>) -> Pool {
+        let mut pool = Pool {
+            workers: Vec::new(),
+            control,
+            tt,
+            counters: Arc::from(Vec::new()),
+            results: None,
+            private: Vec::new(),
+        };
+        pool.set_threads(threads);
+        pool
+    }
+
+    /// The number of threads.
+    pub fn threads(&self) -> usize {
+        self.workers.len()
+    }
+
+    /// The shared table.
+    pub fn table(&self) -> &Arc<Table> {
+        &self.tt
+    }
+
+    /// Replaces the threads by `n` fresh ones (history is lost). Only while idle.
+    pub fn set_threads(&mut self, n: usize) {
+        self.shutdown();
+        self.private.clear();
+        let n = n.max(1);
+        let counters: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
+        self.counters = Arc::from(counters);
+        for id in 0..n {
+            let (tx, rx) = channel();
+            let mut searcher = Box::new(Searcher::new(self.tt.clone(), self.control.clone()));
+            searcher.id = id;
+            searcher.verbose = id == 0;
+            searcher.counters = self.counters.clone();
+            let control = self.control.clone();
+            let handle = std::thread::Builder::new()
+                .name(format!("search-{id}"))
+                .stack_size(64 << 20)
+                .spawn(move || worker_loop(searcher, rx, control))
+                .expect("the search thread starts");
+            self.workers.push(Worker { tx, handle });
+        }
+    }
+
+    fn broadcast(&self, make: impl Fn(Sender<()>) -> Msg) {
+        let (ack_tx, ack_rx) = channel();
+        for w in &self.workers {
+            let _ = w.tx.send(make(ack_tx.clone()));
+        }
+        for _ in &self.workers {
+            let _ = ack_rx.recv();
+        }
+    }
+
+    /// Switches every thread to `tt` and drops the pool's hold on the old table. Only while idle.
+    pub fn set_table(&mut self, tt: Arc<Table>) {
+        self.private.clear();
+        self.tt = tt.clone();
+        self.broadcast(|ack| Msg::SetTable(tt.clone(), ack));
+    }
+
+    /// Gives every thread a private table of `mib` MiB instead of the shared one (the lab's
+    /// "shared versus per-thread tables" measurement). Only while idle.
+    pub fn set_private_tables(&mut self, mib: usize) -> Result<(), engram_tt::TableError> {
+        let tables = (0..self.workers.len())
+            .map(|_| Table::new(mib).map(Arc::new))
+            .collect::<Result<Vec<_>, _>>()?;
+        let (ack_tx, ack_rx) = channel();
+        for (w, t) in self.workers.iter().zip(&tables) {
+            let _ = w.tx.send(Msg::SetTable(t.clone(), ack_tx.clone()));
+        }
+        for _ in &self.workers {
+            let _ = ack_rx.recv();
+        }
+        self.private = tables;
+        Ok(())
+    }
+
+    /// Turns the table on or off for every thread (for measurements). Only while idle.
+    pub fn set_use_tt(&self, on: bool) {
+        self.broadcast(|ack| Msg::UseTt(on, ack));
+    }
+
+    /// Forgets the history tables of every thread (`ucinewgame`). Only while idle.
+    pub fn clear(&self) {
+        self.broadcast(Msg::Clear);
+    }
+
+    /// Starts a search of `pos`; collect the result with [`Pool::wait`]. With `print`, the main
+    /// thread prints `bestmove` itself (clearing `Control::searching` just before). Only while idle.
+    pub fn start(&mut self, pos: &Position, limits: SearchLimits, print: bool) {
+        self.control.stop.store(false, Ordering::Relaxed);
+        self.tt.new_search();
+        for t in &self.private {
+            t.new_search();
+        }
+        let (done_tx, done_rx) = channel();
+        for w in self.workers.iter().skip(1) {
+            let helper_limits = SearchLimits {
+                searchmoves: limits.searchmoves.clone(),
+                multipv: 1,
+                ..SearchLimits::default()
+            };
+            let _ = w.tx.send(Msg::Helper {
+                pos: pos.clone(),
+                limits: helper_limits,
+                done: done_tx.clone(),
+            });
+        }
+        let (report_tx, report_rx) = channel();
+        let _ = self.workers[0].tx.send(Msg::Main {
+            pos: pos.clone(),
+            limits,
+            helpers: done_rx,
+            n_helpers: self.workers.len() - 1,
+            report: report_tx,
+            print,
+        });
+        self.results = Some(report_rx);
+    }
+
+    /// Whether a started search has not been collected yet.
+    pub fn busy(&self) -> bool {
+        self.results.is_some()
+    }
+
+    /// Waits for the search started last and returns its result (`None` if none was started).
+    pub fn wait(&mut self) -> Option<SearchResult> {
+        let rx = self.results.take()?;
+        Some(rx.recv().unwrap_or(SearchResult {
+            best: Move::NULL,
+            ponder: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+        }))
+    }
+
+    /// Searches `pos` to completion and returns the result.
+    pub fn search(&mut self, pos: &Position, limits: SearchLimits) -> SearchResult {
+        self.start(pos, limits, false);
+        self.wait().expect("a search was started")
+    }
+
+    fn shutdown(&mut self) {
+        self.control.stop.store(true, Ordering::Relaxed);
+        let _ = self.wait();
+        for w in self.workers.drain(..) {
+            drop(w.tx);
+            let _ = w.handle.join();
+        }
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r(mv: u16, score: i32, depth: i32) -> SearchResult {
+        SearchResult {
+            best: Move::from_u16(mv),
+            ponder: None,
+            score,
+            depth,
+            nodes: 1,
+        }
+    }
+
+    #[test]
+    fn best_thread_vote() {
+        // Deeper with a score at least as good wins; deeper but worse does not.
+        assert_eq!(
+            pick_best(r(1, 10, 10), vec![r(2, 10, 11)]).best,
+            Move::from_u16(2)
+        );
+        assert_eq!(
+            pick_best(r(1, 10, 10), vec![r(2, 5, 11)]).best,
+            Move::from_u16(1)
+        );
+        // Same depth: the better score wins.
+        assert_eq!(
+            pick_best(r(1, 10, 10), vec![r(2, 30, 10), r(3, 20, 10)]).best,
+            Move::from_u16(2)
+        );
+        // A helper that completed nothing never wins.
+        assert_eq!(
+            pick_best(r(1, 10, 10), vec![r(0, 900, 12), r(4, 900, 0)]).best,
+            Move::from_u16(1)
+        );
+    }
+}
