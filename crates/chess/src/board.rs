@@ -347,11 +347,7 @@ impl Board {
 
         match mv.kind() {
             MoveKind::Castling => {
-                let side = if to.file() > from.file() {
-                    CastleSide::King
-                } else {
-                    CastleSide::Queen
-                };
+                let side = CastleSide::of(from, to);
                 let rank = us.back_rank();
                 let rook = Piece::new(us, PieceKind::Rook);
                 self.remove(mover, from);

@@ -17,6 +17,16 @@ impl CastleSide {
     /// Both sides, king side first.
     pub const ALL: [CastleSide; 2] = [CastleSide::King, CastleSide::Queen];
 
+    /// The side of a castling move by the king on `king` with the rook on `rook`.
+    #[inline]
+    pub fn of(king: crate::Square, rook: crate::Square) -> CastleSide {
+        if rook.file() > king.file() {
+            CastleSide::King
+        } else {
+            CastleSide::Queen
+        }
+    }
+
     /// The file the king ends on.
     pub const fn king_to(self) -> File {
         match self {

@@ -519,11 +519,7 @@ impl Board {
         let king = self.king(us);
         match mv.kind() {
             MoveKind::Castling => {
-                let side = if to.file() > from.file() {
-                    CastleSide::King
-                } else {
-                    CastleSide::Queen
-                };
+                let side = CastleSide::of(from, to);
                 self.castling_legal(side, from, to)
             }
             MoveKind::EnPassant => self.en_passant_legal(from, to),

@@ -35,11 +35,7 @@ impl Board {
         }
         let mut to = mv.to();
         if mv.is_castling() && !self.chess960 {
-            let side = if to.file() > mv.from().file() {
-                CastleSide::King
-            } else {
-                CastleSide::Queen
-            };
+            let side = CastleSide::of(mv.from(), to);
             to = Square::new(side.king_to(), mv.from().rank());
         }
         let mut s = format!("{}{}", mv.from(), to);
@@ -73,11 +69,7 @@ impl Board {
             .copied()
             .find(|m| {
                 m.is_castling() && bytes.len() == 4 && m.from() == from && {
-                    let side = if m.to().file() > from.file() {
-                        CastleSide::King
-                    } else {
-                        CastleSide::Queen
-                    };
+                    let side = CastleSide::of(from, m.to());
                     let king_to = Square::new(side.king_to(), from.rank());
                     if self.chess960 {
                         to == king_to

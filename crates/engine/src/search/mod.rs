@@ -765,31 +765,58 @@ impl Searcher {
             );
         }
 
-        if self.use_tt {
-            let bound = if best_score >= beta {
-                Bound::Lower
-            } else if PV && best_score > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            self.tt.store(
-                key,
-                Record {
-                    mv: best_move.to_u16(),
-                    score: to_tt(best_score, ply),
-                    eval: if in_check {
-                        EVAL_NONE
-                    } else {
-                        static_eval as i16
-                    },
-                    depth,
-                    bound,
-                    pv: PV,
-                },
-            );
-        }
+        let eval = if in_check {
+            EVAL_NONE
+        } else {
+            static_eval as i16
+        };
+        self.store::<PV>(
+            key,
+            ply,
+            depth,
+            best_score,
+            original_alpha,
+            beta,
+            best_move,
+            eval,
+        );
         best_score
+    }
+
+    /// Stores a node's result: a lower bound on a fail high, exact when a PV node raised alpha,
+    /// otherwise an upper bound (see `tt.rs` for the rules).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn store<const PV: bool>(
+        &self,
+        key: u64,
+        ply: usize,
+        depth: i32,
+        best: i32,
+        alpha: i32,
+        beta: i32,
+        mv: Move,
+        eval: i16,
+    ) {
+        if !self.use_tt {
+            return;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if PV && best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let record = Record {
+            mv: mv.to_u16(),
+            score: to_tt(best, ply),
+            eval,
+            depth,
+            bound,
+            pv: PV,
+        };
+        self.tt.store(key, record);
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -937,30 +964,12 @@ impl Searcher {
         if in_check && searched == 0 {
             return -MATE + ply as i32;
         }
-        if self.use_tt {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if PV && best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            self.tt.store(
-                key,
-                Record {
-                    mv: best_move.to_u16(),
-                    score: to_tt(best, ply),
-                    eval: if in_check {
-                        EVAL_NONE
-                    } else {
-                        static_eval as i16
-                    },
-                    depth: 0,
-                    bound,
-                    pv: PV,
-                },
-            );
-        }
+        let eval = if in_check {
+            EVAL_NONE
+        } else {
+            static_eval as i16
+        };
+        self.store::<PV>(key, ply, 0, best, original_alpha, beta, best_move, eval);
         best
     }
 }
