@@ -404,20 +404,16 @@ impl Board {
     /// Drops castling rights lost by a king move or by a rook leaving or being captured.
     #[inline]
     fn update_castling(&mut self, us: Color, mover: Piece, from: Square, to: Square) {
-        let before = self.castling;
-        if mover.kind() == PieceKind::King {
-            self.castling.clear(us);
-        }
-        for (color, side, file) in before.iter() {
-            let sq = Square::new(file, color.back_rank());
-            if sq == from || sq == to {
-                self.castling.set(color, side, None);
-            }
-        }
-        if before != self.castling {
-            for (color, side, _) in before.iter() {
-                if !self.castling.has(color, side) {
-                    self.hash ^= zobrist::castling(color, side);
+        for color in Color::ALL {
+            let rank = color.back_rank();
+            for side in CastleSide::ALL {
+                if let Some(file) = self.castling.rook(color, side) {
+                    let rook = Square::new(file, rank);
+                    let king_moved = color == us && mover.kind() == PieceKind::King;
+                    if king_moved || rook == from || rook == to {
+                        self.castling.set(color, side, None);
+                        self.hash ^= zobrist::castling(color, side);
+                    }
                 }
             }
         }

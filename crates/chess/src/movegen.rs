@@ -148,17 +148,116 @@ impl core::fmt::Debug for MoveList {
 
 const PROMO_RANKS: Bitboard = Bitboard(0xff00_0000_0000_00ff);
 
-impl Board {
-    /// The squares the king of the side to move could be attacked on, given the occupancy with
-    /// the king removed (so it cannot hide behind itself along a slider's line).
+/// Shifts a set by `delta` squares (positive: towards rank 8). Callers mask off file wraps.
+#[inline(always)]
+fn shift(bb: Bitboard, delta: i8) -> Bitboard {
+    if delta >= 0 {
+        Bitboard(bb.0 << delta)
+    } else {
+        Bitboard(bb.0 >> -delta)
+    }
+}
+
+/// The squares attacked by the pawns `pawns` of `color`.
+#[inline(always)]
+fn pawn_attacks_set(color: Color, pawns: Bitboard) -> Bitboard {
+    const NOT_A: u64 = !0x0101_0101_0101_0101;
+    const NOT_H: u64 = !0x8080_8080_8080_8080;
+    match color {
+        Color::White => Bitboard((pawns.0 & NOT_A) << 7 | (pawns.0 & NOT_H) << 9),
+        Color::Black => Bitboard((pawns.0 & NOT_A) >> 9 | (pawns.0 & NOT_H) >> 7),
+    }
+}
+
+/// Where the generator puts moves: a list, a counter, or a check for "any move at all".
+trait Sink {
+    /// The legal destinations of one piece; returns `true` to stop generating.
+    fn piece(&mut self, pm: PieceMoves) -> bool;
+    /// Pawn moves given set-wise: each square of `to` is reached from `to - delta`.
+    fn pawns(&mut self, to: Bitboard, delta: i8) -> bool;
+}
+
+/// Counts moves (promotions count four) without listing them.
+struct Counter(u64);
+
+impl Sink for Counter {
     #[inline(always)]
-    fn king_targets(&self, king: Square, our: Bitboard, occ: Bitboard) -> Bitboard {
+    fn piece(&mut self, pm: PieceMoves) -> bool {
+        self.0 += pm.len() as u64;
+        false
+    }
+    #[inline(always)]
+    fn pawns(&mut self, to: Bitboard, _delta: i8) -> bool {
+        self.0 += (to.len() + 3 * (to & PROMO_RANKS).len()) as u64;
+        false
+    }
+}
+
+/// Stops at the first move.
+struct AnyMove;
+
+impl Sink for AnyMove {
+    #[inline(always)]
+    fn piece(&mut self, _: PieceMoves) -> bool {
+        true
+    }
+    #[inline(always)]
+    fn pawns(&mut self, _: Bitboard, _: i8) -> bool {
+        true
+    }
+}
+
+/// Lists moves of one kind into a [`MoveList`].
+struct Lister<'a> {
+    board: &'a Board,
+    gen: GenType,
+    list: &'a mut MoveList,
+}
+
+impl Sink for Lister<'_> {
+    #[inline(always)]
+    fn piece(&mut self, pm: PieceMoves) -> bool {
+        self.board.expand(pm, self.gen, self.list);
+        false
+    }
+    #[inline(always)]
+    fn pawns(&mut self, to: Bitboard, delta: i8) -> bool {
+        for t in to {
+            let from = Square::from_index((t.index() as i8 - delta) as u8);
+            self.board.push_pawn_move(from, t, self.gen, self.list);
+        }
+        false
+    }
+}
+
+impl Board {
+    /// The squares the king of the side to move can go to without being attacked: the
+    /// enemy's leaper attacks are computed set-wise, sliders are checked square by square
+    /// with the king removed from the board (so it cannot hide behind itself).
+    #[inline(always)]
+    fn king_targets(&self, king: Square, candidates: Bitboard, occ: Bitboard) -> Bitboard {
+        if candidates.is_empty() {
+            return candidates;
+        }
         let them = self.side.flip();
-        let occ = occ.without(king);
-        let mut safe = Bitboard::EMPTY;
-        for sq in king_attacks(king) - our {
-            if !self.is_attacked(sq, them, occ) {
-                safe = safe.with(sq);
+        let their = self.colors[them.index()];
+        let p = &self.pieces;
+        let their_pawns = p[PieceKind::Pawn.index()] & their;
+        let mut danger = pawn_attacks_set(them, their_pawns) | king_attacks(self.king(them));
+        for n in p[PieceKind::Knight.index()] & their {
+            danger |= knight_attacks(n);
+        }
+        let mut safe = candidates - danger;
+        let rooks = (p[PieceKind::Rook.index()] | p[PieceKind::Queen.index()]) & their;
+        let bishops = (p[PieceKind::Bishop.index()] | p[PieceKind::Queen.index()]) & their;
+        if (rooks | bishops).any() {
+            let occ = occ.without(king);
+            for sq in safe {
+                if (rook_attacks(sq, occ) & rooks).any()
+                    || (bishop_attacks(sq, occ) & bishops).any()
+                {
+                    safe = safe.without(sq);
+                }
             }
         }
         safe
@@ -206,28 +305,23 @@ impl Board {
             && (self.checkers & leapers).without(captured).is_empty()
     }
 
-    /// Calls `f` with the legal destinations of each piece of the side to move that can move,
-    /// restricted by `gen`. Stops early and returns `true` as soon as `f` returns `true`.
+    /// Feeds the legal moves of kind `gen` to `sink`, piece by piece (pawns mostly set-wise).
+    /// Stops early and returns `true` as soon as the sink asks to.
     #[inline(always)]
-    pub fn for_each_piece_moves(
-        &self,
-        gen: GenType,
-        mut f: impl FnMut(PieceMoves) -> bool,
-    ) -> bool {
+    fn generate_into<S: Sink>(&self, gen: GenType, sink: &mut S) -> bool {
         let us = self.side;
         let our = self.colors[us.index()];
         let their = self.colors[us.flip().index()];
         let occ = our | their;
         let king = self.king(us);
-        let ep_bb = self.ep.map_or(Bitboard::EMPTY, Bitboard::from_square);
         let (mask, pawn_mask) = match gen {
             GenType::All => (Bitboard::FULL, Bitboard::FULL),
-            GenType::Noisy => (their, their | ep_bb | PROMO_RANKS),
-            GenType::Quiet => (!occ, (!occ - ep_bb) | PROMO_RANKS),
+            GenType::Noisy => (their, their | PROMO_RANKS),
+            GenType::Quiet => (!occ, !occ | PROMO_RANKS),
         };
 
         // King.
-        let mut king_to = self.king_targets(king, our, occ) & mask;
+        let mut king_to = self.king_targets(king, king_attacks(king) & !our & mask, occ);
         if gen != GenType::Noisy && self.castling.any() && !self.in_check() {
             for side in CastleSide::ALL {
                 if let Some(rook) = self.castling_rook(us, side) {
@@ -238,7 +332,7 @@ impl Board {
             }
         }
         if king_to.any()
-            && f(PieceMoves {
+            && sink.piece(PieceMoves {
                 piece: PieceKind::King,
                 from: king,
                 to: king_to,
@@ -254,12 +348,13 @@ impl Board {
             None => Bitboard::FULL,
         } - our;
         let pinned = self.pinned;
+        let p = &self.pieces;
 
         // Knights (a pinned knight can never move).
-        for from in self.colored(us, PieceKind::Knight) - pinned {
+        for from in p[PieceKind::Knight.index()] & our & !pinned {
             let to = knight_attacks(from) & target & mask;
             if to.any()
-                && f(PieceMoves {
+                && sink.piece(PieceMoves {
                     piece: PieceKind::Knight,
                     from,
                     to,
@@ -269,62 +364,75 @@ impl Board {
             }
         }
 
-        // Sliders.
-        for (kind, attacks) in [
-            (
-                PieceKind::Bishop,
-                bishop_attacks as fn(Square, Bitboard) -> Bitboard,
-            ),
-            (PieceKind::Rook, rook_attacks),
-            (PieceKind::Queen, queen_attacks),
-        ] {
-            for from in self.colored(us, kind) {
-                let mut to = attacks(from, occ) & target & mask;
-                if pinned.has(from) {
-                    to &= line(king, from);
-                }
-                if to.any()
-                    && f(PieceMoves {
-                        piece: kind,
-                        from,
-                        to,
-                    })
-                {
-                    return true;
-                }
+        // Sliders; a queen is fed twice, once per direction set.
+        let queens = p[PieceKind::Queen.index()];
+        for from in (p[PieceKind::Bishop.index()] | queens) & our {
+            let mut to = bishop_attacks(from, occ) & target & mask;
+            if pinned.has(from) {
+                to &= line(king, from);
+            }
+            let piece = if queens.has(from) {
+                PieceKind::Queen
+            } else {
+                PieceKind::Bishop
+            };
+            if to.any() && sink.piece(PieceMoves { piece, from, to }) {
+                return true;
+            }
+        }
+        for from in (p[PieceKind::Rook.index()] | queens) & our {
+            let mut to = rook_attacks(from, occ) & target & mask;
+            if pinned.has(from) {
+                to &= line(king, from);
+            }
+            let piece = if queens.has(from) {
+                PieceKind::Queen
+            } else {
+                PieceKind::Rook
+            };
+            if to.any() && sink.piece(PieceMoves { piece, from, to }) {
+                return true;
             }
         }
 
-        // Pawns.
-        let (up, start_rank): (i8, Rank) = match us {
-            Color::White => (8, Rank::Second),
-            Color::Black => (-8, Rank::Seventh),
-        };
+        // Pawns: unpinned ones set-wise, pinned ones one by one.
+        let pawns = p[PieceKind::Pawn.index()] & our;
         let empty = !occ;
-        for from in self.colored(us, PieceKind::Pawn) {
+        let free = pawns - pinned;
+        let (third_rank, up) = match us {
+            Color::White => (Bitboard::rank(Rank::Third), 8i8),
+            Color::Black => (Bitboard::rank(Rank::Sixth), -8i8),
+        };
+        let push1 = shift(free, up) & empty;
+        let push2 = shift(push1 & third_rank, up) & empty;
+        let pawn_target = target & pawn_mask;
+        const NOT_A: Bitboard = Bitboard(!0x0101_0101_0101_0101);
+        const NOT_H: Bitboard = Bitboard(!0x8080_8080_8080_8080);
+        let west = shift(free & NOT_A, up - 1) & their & pawn_target;
+        let east = shift(free & NOT_H, up + 1) & their & pawn_target;
+        for (to, delta) in [
+            (push1 & pawn_target, up),
+            (push2 & pawn_target, 2 * up),
+            (west, up - 1),
+            (east, up + 1),
+        ] {
+            if to.any() && sink.pawns(to, delta) {
+                return true;
+            }
+        }
+        for from in pawns & pinned {
             let mut to = pawn_attacks(us, from) & their;
             let one = Square::from_index((from.index() as i8 + up) as u8);
             if empty.has(one) {
                 to = to.with(one);
-                if from.rank() == start_rank {
-                    let two = Square::from_index((one.index() as i8 + up) as u8);
-                    if empty.has(two) {
-                        to = to.with(two);
-                    }
+                let two = Square::from_index((one.index() as i8 + up) as u8);
+                if third_rank.has(one) && empty.has(two) {
+                    to = to.with(two);
                 }
             }
-            to &= target;
-            if pinned.has(from) {
-                to &= line(king, from);
-            }
-            if let Some(ep) = self.ep {
-                if pawn_attacks(us, from).has(ep) && self.en_passant_legal(from, ep) {
-                    to = to.with(ep);
-                }
-            }
-            to &= pawn_mask;
+            to &= pawn_target & line(king, from);
             if to.any()
-                && f(PieceMoves {
+                && sink.piece(PieceMoves {
                     piece: PieceKind::Pawn,
                     from,
                     to,
@@ -333,30 +441,51 @@ impl Board {
                 return true;
             }
         }
+        if let Some(ep) = self.ep {
+            if gen != GenType::Quiet {
+                for from in pawn_attacks(us.flip(), ep) & pawns {
+                    if self.en_passant_legal(from, ep)
+                        && sink.piece(PieceMoves {
+                            piece: PieceKind::Pawn,
+                            from,
+                            to: Bitboard::from_square(ep),
+                        })
+                    {
+                        return true;
+                    }
+                }
+            }
+        }
         false
     }
 
-    /// Appends the moves of `pm` to `list`, as `gen` wants them (promotion pieces differ).
+    /// Appends the pawn move from `from` to `to` as `gen` wants it (promotion pieces differ).
+    #[inline(always)]
+    fn push_pawn_move(&self, from: Square, to: Square, gen: GenType, list: &mut MoveList) {
+        if PROMO_RANKS.has(to) {
+            if gen != GenType::Quiet {
+                list.push(Move::promotion(from, to, PieceKind::Queen));
+            }
+            if gen != GenType::Noisy {
+                list.push(Move::promotion(from, to, PieceKind::Knight));
+                list.push(Move::promotion(from, to, PieceKind::Rook));
+                list.push(Move::promotion(from, to, PieceKind::Bishop));
+            }
+        } else if Some(to) == self.ep {
+            list.push(Move::en_passant(from, to));
+        } else {
+            list.push(Move::normal(from, to));
+        }
+    }
+
+    /// Appends the moves of `pm` to `list`, as `gen` wants them.
     #[inline(always)]
     fn expand(&self, pm: PieceMoves, gen: GenType, list: &mut MoveList) {
         let from = pm.from;
         match pm.piece {
             PieceKind::Pawn => {
                 for to in pm.to {
-                    if PROMO_RANKS.has(to) {
-                        if gen != GenType::Quiet {
-                            list.push(Move::promotion(from, to, PieceKind::Queen));
-                        }
-                        if gen != GenType::Noisy {
-                            list.push(Move::promotion(from, to, PieceKind::Knight));
-                            list.push(Move::promotion(from, to, PieceKind::Rook));
-                            list.push(Move::promotion(from, to, PieceKind::Bishop));
-                        }
-                    } else if Some(to) == self.ep {
-                        list.push(Move::en_passant(from, to));
-                    } else {
-                        list.push(Move::normal(from, to));
-                    }
+                    self.push_pawn_move(from, to, gen, list);
                 }
             }
             PieceKind::King => {
@@ -379,10 +508,14 @@ impl Board {
 
     /// Appends the legal moves of kind `gen` to `list`.
     pub fn generate(&self, gen: GenType, list: &mut MoveList) {
-        self.for_each_piece_moves(gen, |pm| {
-            self.expand(pm, gen, list);
-            false
-        });
+        self.generate_into(
+            gen,
+            &mut Lister {
+                board: self,
+                gen,
+                list,
+            },
+        );
     }
 
     /// All legal moves.
@@ -402,17 +535,14 @@ impl Board {
     /// The number of legal moves (fast: counts destination sets, lists nothing).
     #[inline]
     pub fn count_moves(&self) -> u64 {
-        let mut n = 0u64;
-        self.for_each_piece_moves(GenType::All, |pm| {
-            n += pm.len() as u64;
-            false
-        });
-        n
+        let mut counter = Counter(0);
+        self.generate_into(GenType::All, &mut counter);
+        counter.0
     }
 
     /// Whether the side to move has any legal move.
     pub fn has_legal_moves(&self) -> bool {
-        self.for_each_piece_moves(GenType::All, |_| true)
+        self.generate_into(GenType::All, &mut AnyMove)
     }
 
     /// Whether the side to move is checkmated.
