@@ -4,20 +4,32 @@
 //!
 //! * `chase`: one hop of a random pointer chase over a buffer as large as the table, one
 //!   64-byte line per node, a single random cycle (Sattolo's algorithm): one cache miss
-//!   (and, at 1 GiB, TLB miss) per hop with nothing to overlap it. The baseline.
-//! * `probe_chain`: a pointer chase *through the table*: each probe's entry holds the index of
-//!   the next key, so probes are serial and each pays its full miss ("cold probe").
+//!   (and, at 1 GiB, TLB miss) per hop with nothing to overlap it. The baseline. The buffer
+//!   comes from the table's own allocator (`bench_support::Words`: same `mmap`, 2 MiB
+//!   alignment, huge-page advice, first touch after the advice), so both sides get the same
+//!   page backing; the huge-page coverage of both is printed before measuring.
+//! * `probe_chain`: a pointer chase *through the table*: each probe's entry holds the next
+//!   key, so probes are serial and each pays its full miss ("cold probe"). The chain visits
+//!   every line of the table once per lap in random order, like `chase` its buffer; in each
+//!   line a random cluster, a random slot among three entries, a random signature. The next
+//!   key is rebuilt from the entry with two shifts and an or, so the only work between two
+//!   misses is the probe's own.
 //! * `probe_indep`: independent random probes, no prefetch (out-of-order overlap only).
 //! * `probe_prefetch`: independent random probes, each key prefetched one step ahead.
 //! * `probe_prefetch4`: the same, prefetched four steps ahead (for comparison).
 //! * `store_indep`, `store_prefetch`: the same for stores.
+//! * `chase_table`: last, the `chase` cycle written over the table's own memory and walked:
+//!   the baseline on exactly the memory the probes used (a check that the table's mapping
+//!   costs what the baseline's does).
 //!
 //! Run: `cargo bench -p engram-tt --bench tt` (about two minutes; needs ~3 GiB of RAM).
-//! Medians end up in `target/criterion/<config>/<bench>/new/estimates.json`.
+//! `TT_BENCH_ONLY=1GiB` runs one configuration. Medians end up in
+//! `target/criterion/<config>/<bench>/new/estimates.json`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use engram_tt::bench_support::{huge_page_coverage, table_words, Words};
 use engram_tt::{Bound, Config, Policy, Record, Table};
-use std::hint::black_box;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
 
 /// A bijective 64-bit mixer (splitmix64's finaliser): index → well-spread key.
@@ -25,6 +37,13 @@ fn mix(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     x ^ (x >> 31)
+}
+
+/// The chain's key for the 48-bit value `h`: `h` in the top 48 bits (which pick the
+/// cluster), its low 16 bits again as the signature.
+#[inline(always)]
+fn chain_key(h: u64) -> u64 {
+    (h << 16) | (h & 0xFFFF)
 }
 
 /// A random cyclic permutation of `0..n` (Sattolo's algorithm): `next[i]` follows `i`.
@@ -39,45 +58,21 @@ fn sattolo(n: usize, seed: u64) -> Vec<u32> {
     next
 }
 
-/// One node of the baseline chase: a whole cache line.
-#[derive(Clone, Copy, Default)]
-#[repr(C, align(64))]
-struct Line {
-    next: u64,
-    _pad: [u64; 7],
+/// Writes the cycle `next` into `words`, one node per 64-byte line (word 0 of line `i`
+/// holds the next line's index).
+fn write_cycle(words: &[AtomicU64], next: &[u32]) {
+    for (i, &n) in next.iter().enumerate() {
+        words[8 * i].store(u64::from(n), Relaxed);
+    }
 }
 
-/// A pointer-chase buffer of `bytes` bytes, huge pages advised or forbidden like the table.
-fn chase_buffer(bytes: usize, huge: bool) -> Vec<Line> {
-    let n = bytes / 64;
-    let mut lines: Vec<Line> = Vec::with_capacity(n);
-    #[cfg(target_os = "linux")]
-    {
-        let advice = if huge {
-            libc::MADV_HUGEPAGE
-        } else {
-            libc::MADV_NOHUGEPAGE
-        };
-        // madvise wants a page-aligned start; malloc's pointer is only 64-byte aligned.
-        let start = (lines.as_ptr() as usize).next_multiple_of(4096);
-        let end = (lines.as_ptr() as usize + n * 64) & !4095;
-        // SAFETY: advice on whole pages inside the vector's own, not yet touched allocation;
-        // it changes no contents.
-        let rc = unsafe { libc::madvise(start as *mut libc::c_void, end - start, advice) };
-        assert_eq!(rc, 0, "madvise failed");
-    }
-    let _ = huge;
-    lines.resize(n, Line::default());
-    for (i, &next) in sattolo(n, 1).iter().enumerate() {
-        lines[i].next = u64::from(next);
-    }
-    lines
-}
-
-/// A table of `mib` MiB holding a chain: key `mix(i)` stores the index of the next key
-/// (16 bits in the move, 16 in the eval) for a random cycle over half as many keys as
-/// clusters, so that almost all of them stay in the table.
-fn chained_table(mib: usize, huge_pages: bool) -> (Table, usize) {
+/// A table of `mib` MiB (a power of two) holding a chain for `probe_chain` that walks the
+/// table as `chase` walks its buffer: one member per 64-byte line, around one random cycle
+/// over all lines. Member `l` lives in a random one of line `l`'s two clusters, under a random
+/// signature, in a random slot among two other entries (fillers, never probed), and stores
+/// the next member's `h` (in the move, score and eval); its key is `chain_key(h)`, with `h`'s
+/// top bits naming its cluster and the rest random. Returns the table and the first `h`.
+fn chained_table(mib: usize, huge_pages: bool) -> (Table, u64) {
     let table = Table::with_config(Config {
         mib,
         policy: Policy::default(),
@@ -85,18 +80,46 @@ fn chained_table(mib: usize, huge_pages: bool) -> (Table, usize) {
     })
     .unwrap();
     table.clear(2); // fault every page in: untouched pages would all read the zero page
-    let n = table.clusters() / 2;
-    for (i, &next) in sattolo(n, 2).iter().enumerate() {
-        let rec = Record {
-            mv: next as u16,
-            eval: (next >> 16) as i16,
-            depth: 1,
-            bound: Bound::Exact,
-            ..Record::default()
-        };
-        table.store(mix(i as u64), rec);
+    let clusters = table.clusters();
+    assert!(
+        clusters.is_power_of_two(),
+        "probe_chain needs a power-of-two table"
+    );
+    let low = 48 - clusters.trailing_zeros(); // h's bits below the cluster number
+    let h_of = |l: usize, filler: u64| {
+        let r = mix(l as u64);
+        let cluster = 2 * l as u64 + (r >> 63);
+        let middle = mix(r ^ filler) & ((1 << low) - 1) & !0xFFFF;
+        // Fillers differ from the member in the signature (h's low 16 bits).
+        let sig = (r + filler) & 0xFFFF;
+        (cluster << low) | middle | sig
+    };
+    let rec = |payload: u64| Record {
+        mv: payload as u16,
+        score: (payload >> 16) as u16 as i16,
+        eval: (payload >> 32) as u16 as i16,
+        depth: 1,
+        bound: Bound::Exact,
+        pv: false,
+    };
+    let lines = clusters / 2;
+    for (l, &next) in sattolo(lines, 2).iter().enumerate() {
+        let before = mix(l as u64 + 7) % 3; // fillers stored before the member: its slot
+        for f in 1..=before {
+            table.store(chain_key(h_of(l, f)), rec(0));
+        }
+        table.store(chain_key(h_of(l, 0)), rec(h_of(next as usize, 0)));
+        for f in before + 1..=2 {
+            table.store(chain_key(h_of(l, f)), rec(0));
+        }
     }
-    (table, n)
+    (table, h_of(0, 0))
+}
+
+fn coverage(words: &[AtomicU64]) -> String {
+    let r = words.as_ptr_range();
+    huge_page_coverage(r.start as usize..r.end as usize)
+        .map_or_else(|| "no /proc/self/smaps".to_string(), |c| c.to_string())
 }
 
 fn configs(c: &mut Criterion) {
@@ -109,43 +132,46 @@ fn configs(c: &mut Criterion) {
         if !only.is_empty() && only != name {
             continue;
         }
-        let lines = chase_buffer(mib << 20, huge);
-        let (table, n) = chained_table(mib, huge);
-        // Both buffers should be (almost) all huge pages, or none.
-        let rollup = std::fs::read_to_string("/proc/self/smaps_rollup").unwrap_or_default();
-        let thp = rollup
-            .lines()
-            .find(|l| l.starts_with("AnonHugePages"))
-            .unwrap_or("");
-        eprintln!("{name}: {thp}");
+        let bytes = mib << 20;
+        let cycle = sattolo(bytes / 64, 1);
+        let buffer = Words::new(bytes, huge).unwrap();
+        let lines = buffer.words();
+        write_cycle(lines, &cycle);
+        let (table, first) = chained_table(mib, huge);
+        // Both should be (almost) all huge pages, or none.
+        eprintln!("{name}: chase buffer: {}", coverage(lines));
+        eprintln!("{name}: table:        {}", coverage(table_words(&table)));
         let mut g = c.benchmark_group(name);
 
         let mut at = 0usize;
         g.bench_function("chase", |b| {
             b.iter(|| {
-                at = lines[at].next as usize;
+                at = lines[8 * at].load(Relaxed) as usize;
                 at
             })
         });
-        drop(lines);
+        drop(buffer);
 
-        let mut i = 0usize;
+        let mut h = first;
         let mut missing = 0u64;
         g.bench_function("probe_chain", |b| {
             b.iter(|| {
-                i = match table.probe(mix(i as u64)) {
-                    Some(e) => usize::from(e.mv) | (usize::from(e.eval as u16) << 16),
-                    // A key evicted while filling: restart at a random key. (Restarting
-                    // at a fixed successor would make the walk a short, cached loop.)
+                h = match table.probe(chain_key(h)) {
+                    Some(e) => {
+                        u64::from(e.mv)
+                            | u64::from(e.score as u16) << 16
+                            | u64::from(e.eval as u16) << 32
+                    }
+                    // Cannot happen (see `chained_table`); counted below to be sure.
                     None => {
                         missing += 1;
-                        (mix(missing) % n as u64) as usize
+                        first
                     }
                 };
-                i
+                h
             })
         });
-        black_box(missing);
+        eprintln!("{name}: probe_chain lost its chain {missing} times (must be 0)");
 
         let mut k = 1u64 << 40;
         g.bench_function("probe_indep", |b| {
@@ -189,6 +215,17 @@ fn configs(c: &mut Criterion) {
                 table.store(mix(k), rec)
             })
         });
+
+        // The baseline again, over the table's own memory (this ends the table's use).
+        let mem = table_words(&table);
+        write_cycle(mem, &cycle);
+        let mut at = 0usize;
+        g.bench_function("chase_table", |b| {
+            b.iter(|| {
+                at = mem[8 * at].load(Relaxed) as usize;
+                at
+            })
+        });
         g.finish();
     }
 }
@@ -197,8 +234,8 @@ criterion_group! {
     name = benches;
     config = Criterion::default()
         .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2))
-        .sample_size(10);
+        .measurement_time(Duration::from_secs(3))
+        .sample_size(20);
     targets = configs
 }
 criterion_main!(benches);

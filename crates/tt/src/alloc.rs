@@ -5,6 +5,7 @@
 
 use crate::cluster::Cluster;
 use std::fmt;
+use std::sync::atomic::AtomicU64;
 
 /// Why a table could not be made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,6 +155,18 @@ impl Buffer {
         }
     }
 
+    /// The same memory as 64-bit words, four per cluster, for the benchmarks' baseline
+    /// (see `bench_support`). Writing them is safe (they are atomics) but corrupts the
+    /// clusters involved, which probes then reject as torn and stores repair.
+    pub fn words(&self) -> &[AtomicU64] {
+        let clusters = self.clusters();
+        // SAFETY: `Cluster` is `repr(C)`: four `AtomicU64` (the tag word, then three data
+        // words), 32 bytes with no padding (asserted in `cluster.rs`) and 32-byte aligned,
+        // so `len` clusters are exactly `4 * len` consecutive, aligned `AtomicU64`s. The
+        // slice borrows `self` like `clusters()` does, and atomics may be shared.
+        unsafe { std::slice::from_raw_parts(clusters.as_ptr().cast(), clusters.len() * 4) }
+    }
+
     /// Whether the memory was advised to use transparent huge pages.
     pub fn huge_pages(&self) -> bool {
         match self {
@@ -189,7 +202,7 @@ mod tests {
         assert!(b
             .clusters()
             .iter()
-            .all(|c| c.load().is_consistent() && c.load().find(0).is_none()));
+            .all(|c| c.load().is_consistent() && c.load().lookup(0).is_none()));
     }
 
     #[cfg(target_os = "linux")]
@@ -206,6 +219,27 @@ mod tests {
                 assert_eq!(c.peek(0).0, 0);
                 c.poke(1, [2, 3, 4]);
                 assert_eq!(c.peek(2).0, 4);
+            }
+        }
+    }
+
+    #[test]
+    fn words_are_the_clusters_in_order() {
+        for len in [5, (HUGE_PAGE + 4096) / 32] {
+            let b = Buffer::new(len, true).unwrap();
+            let w = b.words();
+            assert_eq!(w.len(), 4 * len);
+            for k in [0, 1, len - 1] {
+                b.clusters()[k].poke(
+                    10 * k as u64,
+                    [10 * k as u64 + 1, 10 * k as u64 + 2, 10 * k as u64 + 3],
+                );
+                for j in 0..4 {
+                    assert_eq!(
+                        w[4 * k + j].load(std::sync::atomic::Ordering::Relaxed),
+                        10 * k as u64 + j as u64
+                    );
+                }
             }
         }
     }

@@ -19,6 +19,7 @@
 //!   read only if both tag reads are equal, `busy` is clear and the check word matches.
 
 use crate::entry::Data;
+use std::hint::select_unpredictable;
 use std::sync::atomic::{fence, AtomicU64, Ordering};
 
 /// The write-in-progress bit of the tag word.
@@ -87,18 +88,41 @@ impl Snapshot {
         self.stable && !self.is_busy() && (self.tags >> 48) as u16 == check_word(&self.data)
     }
 
-    /// The first non-empty slot whose signature is `sig`.
+    /// The data word of the first non-empty slot whose signature is `sig`, if any.
     ///
-    /// Branch-free: one bit per matching slot, then the lowest set bit. Which slot matches
-    /// is random, so a branch per slot would mispredict right after the cache miss.
+    /// This runs between a cold probe's cache miss and the caller's use of the entry, and
+    /// once per probe of an absent key, so it is kept short and free of branches on which
+    /// slot matched (that is random: a branch per slot would mispredict right after the
+    /// miss, and reading `data[i]` for a computed `i` goes through the stack). The three
+    /// signature lanes of the tag word are compared at once (SIMD within a register), the
+    /// result is masked with the slots that are not empty, one well-predicted branch
+    /// separates hit from miss, and two selects (`cmov`) pick the first hit.
     #[inline]
-    pub fn find(&self, sig: u16) -> Option<usize> {
-        let mut hits = 0u32;
-        for i in 0..SLOTS {
-            let hit = (self.sig(i) == sig) & !self.data[i].is_empty();
-            hits |= u32::from(hit) << i;
+    pub fn lookup(&self, sig: u16) -> Option<Data> {
+        const _: () = assert!(SLOTS == 3);
+        /// One in each signature lane.
+        const LANES: u64 = 0x0000_0001_0001_0001;
+        /// The low 15 bits of each signature lane.
+        const LOW15: u64 = 0x0000_7FFF_7FFF_7FFF;
+        /// The top bit of each signature lane.
+        const TOP: u64 = 0x0000_8000_8000_8000;
+        // Lanes of `x` are zero where the signature is `sig`; `zero` has the top bit of each
+        // such lane ((v & LOW15) + LOW15 sets the top bit of a lane if its low bits are not
+        // all zero, without carrying into the next lane; or-ing `v` adds the top bit itself).
+        let x = (self.tags ^ (u64::from(sig) * LANES)) & SIGS;
+        let zero = !(((x & LOW15) + LOW15) | x) & TOP;
+        // The top bit of lane i if slot i is not empty (its depth byte is not 0: adding 0xFF
+        // to it carries into bit 8).
+        let full = |i: usize| ((u64::from(self.data[i].depth8()) + 0xFF) & 0x100) << (16 * i + 7);
+        let hits = zero & (full(0) | full(1) | full(2));
+        if hits == 0 {
+            return None;
         }
-        (hits != 0).then(|| hits.trailing_zeros() as usize)
+        Some(select_unpredictable(
+            hits & 1 << 15 != 0,
+            self.data[0],
+            select_unpredictable(hits & 1 << 31 != 0, self.data[1], self.data[2]),
+        ))
     }
 
     /// Puts `data` with signature `sig` into slot `i` (local copy only).
@@ -214,7 +238,7 @@ mod tests {
         let c = Cluster::default();
         let s = c.load();
         assert!(s.is_consistent());
-        assert_eq!(s.find(0), None);
+        assert_eq!(s.lookup(0), None);
         assert_eq!(s, Snapshot::EMPTY);
     }
 
@@ -235,10 +259,40 @@ mod tests {
         c.publish(&old, &new);
         let s = c.load();
         assert!(s.is_consistent());
-        assert_eq!(s.find(0x1111), Some(0));
-        assert_eq!(s.find(0x2222), Some(2));
-        assert_eq!(s.find(0x3333), None);
+        assert_eq!(s.lookup(0x1111), Some(data(1, 3)));
+        assert_eq!(s.lookup(0x2222), Some(data(2, 4)));
+        assert_eq!(s.lookup(0x3333), None);
         assert_eq!(s.data[2].mv(), 2);
+    }
+
+    #[test]
+    fn lookup_is_the_first_non_empty_slot_with_the_signature() {
+        // Every combination of five signatures (lane edge cases: 0, 1, top bit alone, low
+        // bits alone, all ones) and empty or not in each slot, probed for each signature
+        // and two others, against a plain scan.
+        let sigs = [0u16, 1, 0x7FFF, 0x8000, 0xFFFF];
+        let states = 2 * sigs.len();
+        for code in 0..states.pow(3) {
+            let mut s = Snapshot::EMPTY;
+            let mut c = code;
+            for slot in 0..SLOTS {
+                let (sig, full) = (sigs[c % sigs.len()], (c / sigs.len()) % 2 == 1);
+                c /= states;
+                let d = if full {
+                    data(slot as u16 + 1, 1)
+                } else {
+                    Data::EMPTY
+                };
+                s.set(slot, sig, d);
+            }
+            s.seal();
+            for want in sigs.iter().copied().chain([2, 0x8001]) {
+                let scan = (0..SLOTS)
+                    .find(|&i| s.sig(i) == want && !s.data[i].is_empty())
+                    .map(|i| s.data[i]);
+                assert_eq!(s.lookup(want), scan, "snapshot {s:?}, signature {want:#x}");
+            }
+        }
     }
 
     #[test]

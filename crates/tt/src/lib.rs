@@ -101,6 +101,8 @@
 #![deny(missing_docs)]
 
 mod alloc;
+#[doc(hidden)]
+pub mod bench_support;
 mod cluster;
 mod entry;
 mod policy;
