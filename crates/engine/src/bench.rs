@@ -103,6 +103,7 @@ pub fn run(cfg: Config, verbose: bool) -> Result<(u64, u128), String> {
     let tt = Arc::new(Table::new(cfg.hash).map_err(|e| e.to_string())?);
     let mut pool = Pool::new(cfg.threads, tt, Arc::new(Control::default()));
     pool.set_use_tt(cfg.use_tt);
+    pool.set_verbose(false);
     if cfg.private_tt {
         pool.set_private_tables(cfg.hash)
             .map_err(|e| e.to_string())?;

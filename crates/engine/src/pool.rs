@@ -36,6 +36,8 @@ enum Msg {
     SetTable(Arc<Table>, Sender<()>),
     /// Switch measurement settings; acknowledge.
     UseTt(bool, Sender<()>),
+    /// Print `info` lines from the main thread or not; acknowledge.
+    Verbose(bool, Sender<()>),
 }
 
 struct Worker {
@@ -120,7 +122,13 @@ fn worker_loop(mut searcher: Box<Searcher>, rx: Receiver<Msg>, control: Arc<Cont
                 let _ = report.send(best);
             }
             Msg::Helper { pos, limits, done } => {
+                let depth_limit = limits.depth;
                 let r = searcher.search(&pos, limits);
+                // A helper that completed the depth limit ends the search for everyone: with
+                // the table's help it often gets there before the main thread.
+                if depth_limit.is_some_and(|d| r.depth >= d) {
+                    control.stop.store(true, Ordering::Relaxed);
+                }
                 let _ = done.send(r);
             }
             Msg::Clear(ack) => {
@@ -133,6 +141,10 @@ fn worker_loop(mut searcher: Box<Searcher>, rx: Receiver<Msg>, control: Arc<Cont
             }
             Msg::UseTt(on, ack) => {
                 searcher.use_tt = on;
+                let _ = ack.send(());
+            }
+            Msg::Verbose(on, ack) => {
+                searcher.verbose = on && searcher.id == 0;
                 let _ = ack.send(());
             }
         }
@@ -226,6 +238,11 @@ impl Pool {
         self.broadcast(|ack| Msg::UseTt(on, ack));
     }
 
+    /// Whether the main thread prints `info` lines (off for `bench`). Only while idle.
+    pub fn set_verbose(&self, on: bool) {
+        self.broadcast(|ack| Msg::Verbose(on, ack));
+    }
+
     /// Forgets the history tables of every thread (`ucinewgame`). Only while idle.
     pub fn clear(&self) {
         self.broadcast(Msg::Clear);
@@ -243,6 +260,7 @@ impl Pool {
         for w in self.workers.iter().skip(1) {
             let helper_limits = SearchLimits {
                 searchmoves: limits.searchmoves.clone(),
+                depth: limits.depth,
                 multipv: 1,
                 ..SearchLimits::default()
             };
