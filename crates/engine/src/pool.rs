@@ -4,13 +4,14 @@
 //! takes the best result among all threads and reports `bestmove`. Helpers search the same
 //! position with a diversified iteration schedule and talk to each other only through the table.
 
-use crate::search::{Control, NodeCounters, SearchLimits, SearchResult, Searcher};
+use crate::search::{score_text, Control, NodeCounters, SearchLimits, SearchResult, Searcher};
 use engram_chess::{Board, Move, Position};
 use engram_tt::Table;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 /// What a worker is asked to do.
 enum Msg {
@@ -24,8 +25,10 @@ enum Msg {
         report: Sender<SearchResult>,
         print: bool,
     },
-    /// Search as a helper until stopped; send the result on `done`.
+    /// Search as a helper until stopped; send the result on `done`. With `may_finish`, a
+    /// helper that completes the depth limit ends the search for all.
     Helper {
+        may_finish: bool,
         pos: Position,
         limits: SearchLimits,
         done: Sender<SearchResult>,
@@ -59,8 +62,9 @@ pub struct Pool {
 /// Chooses the result to play among the main thread's and the helpers': a helper's move wins
 /// when it completed a deeper iteration without a worse score, or the same depth with a
 /// better score. A helper with no completed iteration never wins.
-pub fn pick_best(main: SearchResult, helpers: Vec<SearchResult>) -> SearchResult {
+pub fn pick_best(main: SearchResult, helpers: Vec<SearchResult>) -> (SearchResult, bool) {
     let mut best = main;
+    let mut from_helper = false;
     for h in helpers {
         if h.best.is_null() || h.depth == 0 {
             continue;
@@ -72,9 +76,10 @@ pub fn pick_best(main: SearchResult, helpers: Vec<SearchResult>) -> SearchResult
                 nodes: best.nodes,
                 ..h
             };
+            from_helper = true;
         }
     }
-    best
+    (best, from_helper)
 }
 
 /// The `bestmove` line for `result` in `board` (`0000` when there is no move; the ponder
@@ -94,6 +99,46 @@ pub fn bestmove_line(board: &Board, result: &SearchResult) -> String {
     out
 }
 
+/// Runs a search; should it panic (a bug), reports it, replaces the searcher by a fresh one
+/// and returns the first legal move, so that the GUI still gets a legal `bestmove` and the
+/// engine keeps running.
+fn guarded_search(
+    searcher: &mut Box<Searcher>,
+    pos: &Position,
+    limits: SearchLimits,
+) -> SearchResult {
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        searcher.search(pos, limits)
+    }));
+    run.unwrap_or_else(|_| {
+        println!(
+            "info string error: search thread {} failed; playing a fallback move",
+            searcher.id
+        );
+        let mut fresh = Box::new(Searcher::new(searcher.tt.clone(), searcher.control()));
+        fresh.id = searcher.id;
+        fresh.verbose = searcher.verbose;
+        fresh.use_tt = searcher.use_tt;
+        fresh.counters = searcher.counters.clone();
+        *searcher = fresh;
+        let best = pos
+            .board()
+            .legal_moves()
+            .first()
+            .copied()
+            .unwrap_or(Move::NULL);
+        SearchResult {
+            best,
+            ponder: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: vec![best],
+            seldepth: 0,
+        }
+    })
+}
+
 fn worker_loop(mut searcher: Box<Searcher>, rx: Receiver<Msg>, control: Arc<Control>) {
     while let Ok(msg) = rx.recv() {
         match msg {
@@ -105,14 +150,47 @@ fn worker_loop(mut searcher: Box<Searcher>, rx: Receiver<Msg>, control: Arc<Cont
                 report,
                 print,
             } => {
-                let main = searcher.search(&pos, limits);
+                let started = Instant::now();
+                let mut main = guarded_search(&mut searcher, &pos, limits);
+                if main.best.is_null() {
+                    // Keep a legal move even if the search had no time to find one.
+                    main.best = pos
+                        .board()
+                        .legal_moves()
+                        .first()
+                        .copied()
+                        .unwrap_or(Move::NULL);
+                }
                 // The main thread decides when the search ends; the helpers follow.
                 control.stop.store(true, Ordering::Relaxed);
                 let results: Vec<SearchResult> =
                     (0..n_helpers).filter_map(|_| helpers.recv().ok()).collect();
                 let total = main.nodes + results.iter().map(|r| r.nodes).sum::<u64>();
-                let mut best = pick_best(main, results);
+                let (mut best, from_helper) = pick_best(main, results);
                 best.nodes = total;
+                if print && from_helper && searcher.verbose {
+                    // The move comes from a helper: show its line, so the last `info` matches
+                    // the `bestmove`.
+                    let ms = started.elapsed().as_millis().max(1) as u64;
+                    let mut b = *pos.board();
+                    let mut pv = String::new();
+                    for &m in &best.pv {
+                        if !b.is_legal(m) {
+                            break;
+                        }
+                        pv.push(' ');
+                        pv.push_str(&b.to_uci(m));
+                        b.play(m);
+                    }
+                    println!(
+                        "info depth {} seldepth {} multipv 1 score {} nodes {total} nps {} time {ms} hashfull {} pv{pv}",
+                        best.depth,
+                        best.seldepth.max(1),
+                        score_text(best.score),
+                        total * 1000 / ms,
+                        searcher.tt.hashfull()
+                    );
+                }
                 if print {
                     let line = bestmove_line(pos.board(), &best);
                     control.searching.store(false, Ordering::Release);
@@ -121,12 +199,17 @@ fn worker_loop(mut searcher: Box<Searcher>, rx: Receiver<Msg>, control: Arc<Cont
                 }
                 let _ = report.send(best);
             }
-            Msg::Helper { pos, limits, done } => {
+            Msg::Helper {
+                may_finish,
+                pos,
+                limits,
+                done,
+            } => {
                 let depth_limit = limits.depth;
-                let r = searcher.search(&pos, limits);
+                let r = guarded_search(&mut searcher, &pos, limits);
                 // A helper that completed the depth limit ends the search for everyone: with
                 // the table's help it often gets there before the main thread.
-                if depth_limit.is_some_and(|d| r.depth >= d) {
+                if may_finish && depth_limit.is_some_and(|d| r.depth >= d) {
                     control.stop.store(true, Ordering::Relaxed);
                 }
                 let _ = done.send(r);
@@ -265,6 +348,8 @@ impl Pool {
                 ..SearchLimits::default()
             };
             let _ = w.tx.send(Msg::Helper {
+                // Several PVs are the main thread's job: then only it may end the search.
+                may_finish: limits.multipv <= 1,
                 pos: pos.clone(),
                 limits: helper_limits,
                 done: done_tx.clone(),
@@ -296,6 +381,8 @@ impl Pool {
             score: 0,
             depth: 0,
             nodes: 0,
+            pv: Vec::new(),
+            seldepth: 0,
         }))
     }
 
@@ -332,6 +419,8 @@ mod tests {
             score,
             depth,
             nodes: 1,
+            pv: vec![Move::from_u16(mv)],
+            seldepth: 1,
         }
     }
 
@@ -339,21 +428,25 @@ mod tests {
     fn best_thread_vote() {
         // Deeper with a score at least as good wins; deeper but worse does not.
         assert_eq!(
-            pick_best(r(1, 10, 10), vec![r(2, 10, 11)]).best,
+            pick_best(r(1, 10, 10), vec![r(2, 10, 11)]).0.best,
             Move::from_u16(2)
         );
         assert_eq!(
-            pick_best(r(1, 10, 10), vec![r(2, 5, 11)]).best,
+            pick_best(r(1, 10, 10), vec![r(2, 5, 11)]).0.best,
             Move::from_u16(1)
         );
         // Same depth: the better score wins.
         assert_eq!(
-            pick_best(r(1, 10, 10), vec![r(2, 30, 10), r(3, 20, 10)]).best,
+            pick_best(r(1, 10, 10), vec![r(2, 30, 10), r(3, 20, 10)])
+                .0
+                .best,
             Move::from_u16(2)
         );
         // A helper that completed nothing never wins.
         assert_eq!(
-            pick_best(r(1, 10, 10), vec![r(0, 900, 12), r(4, 900, 0)]).best,
+            pick_best(r(1, 10, 10), vec![r(0, 900, 12), r(4, 900, 0)])
+                .0
+                .best,
             Move::from_u16(1)
         );
     }

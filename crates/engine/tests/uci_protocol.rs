@@ -373,8 +373,20 @@ fn two_threads() {
     e.send("go depth 8");
     let bm = e.bestmove(T);
     assert!(legal_after(&["d2d4"], best(&bm)), "{bm}");
-    // Node counts are summed over the threads: nps and nodes stay consistent.
-    assert!(e.log.iter().any(|l| l.starts_with("info depth 8 ")));
+    // The last line before `bestmove` reports depth 8 and a PV that starts with the move
+    // played, whichever thread found it (fastchess warns otherwise).
+    let last = e
+        .log
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth") && l.contains(" pv "))
+        .unwrap();
+    assert!(last.starts_with("info depth 8 "), "{last}");
+    assert_eq!(
+        last.split(" pv ").nth(1).unwrap().split_whitespace().next(),
+        Some(best(&bm)),
+        "{last}"
+    );
     // Stop during a search.
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(300));

@@ -70,6 +70,10 @@ pub struct SearchResult {
     pub depth: i32,
     /// Nodes searched.
     pub nodes: u64,
+    /// The principal variation, best move first.
+    pub pv: Vec<Move>,
+    /// The selective depth of the principal variation.
+    pub seldepth: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -175,6 +179,11 @@ impl Searcher {
         self.nodes
     }
 
+    /// The control flags this searcher obeys.
+    pub fn control(&self) -> Arc<Control> {
+        self.control.clone()
+    }
+
     /// Nodes searched by all threads of the pool, as last published.
     fn total_nodes(&self) -> u64 {
         self.counters
@@ -234,6 +243,8 @@ impl Searcher {
                 score,
                 depth: 0,
                 nodes: 0,
+                pv: Vec::new(),
+                seldepth: 0,
             };
         }
         // Order the root once by a cheap guess: captures by value, then the rest.
@@ -347,6 +358,8 @@ impl Searcher {
             score: best.score,
             depth: completed,
             nodes: self.nodes,
+            pv: best.pv.clone(),
+            seldepth: best.seldepth,
         }
     }
 
