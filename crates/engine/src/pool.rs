@@ -59,9 +59,10 @@ pub struct Pool {
     private: Vec<Arc<Table>>,
 }
 
-/// Chooses the result to play among the main thread's and the helpers': a helper's move wins
-/// when it completed a deeper iteration without a worse score, or the same depth with a
-/// better score. A helper with no completed iteration never wins.
+/// Chooses the result to play among the main thread's and the helpers': the deepest completed
+/// iteration wins, the better score among equally deep ones (threads leapfrog over depths,
+/// see `search/smp.rs`, so at a stop one is often a ply or two ahead, and a deeper score
+/// that dropped is the better-informed one). A helper with no completed iteration never wins.
 pub fn pick_best(main: SearchResult, helpers: Vec<SearchResult>) -> (SearchResult, bool) {
     let mut best = main;
     let mut from_helper = false;
@@ -69,9 +70,7 @@ pub fn pick_best(main: SearchResult, helpers: Vec<SearchResult>) -> (SearchResul
         if h.best.is_null() || h.depth == 0 {
             continue;
         }
-        if (h.depth > best.depth && h.score >= best.score)
-            || (h.depth == best.depth && h.score > best.score)
-        {
+        if h.depth > best.depth || (h.depth == best.depth && h.score > best.score) {
             best = SearchResult {
                 nodes: best.nodes,
                 ..h
@@ -335,6 +334,7 @@ impl Pool {
     /// thread prints `bestmove` itself (clearing `Control::searching` just before). Only while idle.
     pub fn start(&mut self, pos: &Position, limits: SearchLimits, print: bool) {
         self.control.stop.store(false, Ordering::Relaxed);
+        self.control.smp.reset();
         self.tt.new_search();
         for t in &self.private {
             t.new_search();
@@ -426,13 +426,17 @@ mod tests {
 
     #[test]
     fn best_thread_vote() {
-        // Deeper with a score at least as good wins; deeper but worse does not.
+        // Deeper wins, whatever the score; shallower never does.
         assert_eq!(
             pick_best(r(1, 10, 10), vec![r(2, 10, 11)]).0.best,
             Move::from_u16(2)
         );
         assert_eq!(
             pick_best(r(1, 10, 10), vec![r(2, 5, 11)]).0.best,
+            Move::from_u16(2)
+        );
+        assert_eq!(
+            pick_best(r(1, 10, 10), vec![r(2, 500, 9)]).0.best,
             Move::from_u16(1)
         );
         // Same depth: the better score wins.
