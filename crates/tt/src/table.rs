@@ -205,6 +205,12 @@ impl Table {
     // wider load cannot have it forwarded: that stall sat between the cache miss and the
     // next dependent access and cost about 20 ns per cold probe (16 MiB `probe_chain`: 70 →
     // 51 ns; issue 3).
+    //
+    // Both paths yield the packed data word and it is unpacked once, at the end: unpacking
+    // inside the match made LLVM merge the two paths' `Option<Entry>` through a stack slot
+    // (the out-of-line `probe_run` returns it through memory), whose 16-bit field stores
+    // were then read back with a 32-bit load that store forwarding cannot serve, another
+    // stall on the path of a cold probe (issue 3). `Option<Data>` travels in registers.
     #[inline(always)]
     pub fn probe(&self, key: u64) -> Option<Entry> {
         self.counters.probe();
@@ -214,7 +220,7 @@ impl Table {
             _ => {
                 let snap = self.cluster(key).load();
                 match snap.lookup(sig) {
-                    Some(d) if snap.is_consistent() => Some(d.unpack(self.generation())),
+                    Some(d) if snap.is_consistent() => Some(d),
                     Some(_) => {
                         self.counters.torn();
                         None
@@ -223,17 +229,16 @@ impl Table {
                 }
             }
         };
-        if found.is_some() {
-            self.counters.hit();
-        }
-        found
+        let d = found?;
+        self.counters.hit();
+        Some(d.unpack(self.generation()))
     }
 
-    /// The entry in slot `i` of `snap`, if `snap` is one consistent cluster state.
+    /// The data word in slot `i` of `snap`, if `snap` is one consistent cluster state.
     #[inline]
-    fn validated(&self, snap: &Snapshot, i: usize) -> Option<Entry> {
+    fn validated(&self, snap: &Snapshot, i: usize) -> Option<Data> {
         if snap.is_consistent() {
-            Some(snap.data[i].unpack(self.generation()))
+            Some(snap.data[i])
         } else {
             self.counters.torn();
             None
@@ -341,7 +346,7 @@ impl Table {
         view
     }
 
-    fn probe_run(&self, key: u64, sig: u16) -> Option<Entry> {
+    fn probe_run(&self, key: u64, sig: u16) -> Option<Data> {
         let view = self.load_run(key);
         for &(k, slot) in &view.entries[..view.len] {
             let snap = &view.snaps[k];
