@@ -278,9 +278,10 @@ impl Searcher {
         // Lazy SMP (see `smp.rs`): with several threads and one PV, threads spread over
         // depths. The main thread skips an iteration another thread is in, a helper one that
         // half the threads are in; any thread skips, or abandons, an iteration another
-        // thread has completed. (Measured on `bench 16 --threads 2`: 1.50-1.55x time to
-        // depth against 1.40x for odd helpers skipping even depths; deferring moves that
-        // another thread is searching, ABDADA-style, gained nothing measurable.)
+        // thread has completed; threads in the same iteration put off each other's root
+        // moves (`root`). (Measured on `bench 16 --threads 2`, README: the leapfrog beat odd
+        // helpers skipping even depths and plain Lazy SMP; ABDADA's deferral inside the tree
+        // gained nothing measurable, at the root it helps the shared last iteration.)
         let threads = self.counters.len();
         let spread = threads > 1 && multipv == 1;
         let mut saved = Vec::new();
@@ -507,8 +508,31 @@ impl Searcher {
         } else {
             self.eval.evaluate(&board)
         };
-        for i in pv_idx..self.root_moves.len() {
+        // Lazy SMP at the root: a move another thread is searching in this iteration is put
+        // off to the end of the list, where its result is usually in the table already
+        // (ABDADA's deferral, at the root only; the first move is never put off).
+        let threads = self.counters.len();
+        let defer = threads > 1 && self.limits.multipv <= 1;
+        let mut order: Vec<(usize, bool)> = (pv_idx..self.root_moves.len())
+            .map(|i| (i, defer && i > pv_idx))
+            .collect();
+        let mut k = 0;
+        while k < order.len() {
+            let (i, may_defer) = order[k];
+            k += 1;
             let mv = self.root_moves[i].mv;
+            if may_defer
+                && self
+                    .control
+                    .smp
+                    .busy_elsewhere(self.id, threads, depth, mv.to_u16())
+            {
+                order.push((i, false));
+                continue;
+            }
+            if defer {
+                self.control.smp.set_current(self.id, depth, mv.to_u16());
+            }
             if self.verbose && self.timer.elapsed() > Duration::from_secs(1) {
                 println!(
                     "info depth {depth} currmove {} currmovenumber {}",
@@ -567,6 +591,9 @@ impl Searcher {
                     }
                 }
             }
+        }
+        if defer {
+            self.control.smp.set_current(self.id, depth, 0);
         }
         best
     }

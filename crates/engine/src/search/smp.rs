@@ -1,22 +1,32 @@
 //! Lazy SMP bookkeeping shared by the threads of one search: how many threads are in each
-//! iteration, and the deepest iteration any thread has completed.
+//! iteration, the deepest iteration any thread has completed, and the root move each thread
+//! is searching.
 //!
 //! The threads use it to spread out over depths instead of all searching the same one: a
 //! thread skips an iteration that enough other threads are already in (half of them for a
 //! helper, any other thread for the main thread, except at the depth limit), and skips or
 //! abandons an iteration that another thread has completed (its results are in the shared
 //! table, so the next iteration starts from them). With two threads they leapfrog: each
-//! searches every other depth, on a table the other filled one ply shallower. With one
-//! thread nothing changes.
+//! searches every other depth, on a table the other filled one ply shallower. Threads that
+//! do share an iteration (the last one of a depth-limited search, or more threads than
+//! depths to spread over) put off a root move another thread is searching and come back to
+//! it at the end, when its result is usually in the table (ABDADA's deferral, at the root
+//! only). With one thread nothing changes.
 
 use super::MAX_PLY;
-use std::sync::atomic::{AtomicI32, AtomicU16, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU16, AtomicU32, Ordering};
+
+/// Threads whose current root move is published (the `Threads` option's maximum).
+const MAX_THREADS: usize = 1024;
 
 /// Shared iteration state of one search (reset by the pool before the threads start).
 #[derive(Debug)]
 pub struct Smp {
     done: AtomicI32,
     searchers: Box<[AtomicU16]>,
+    /// Per thread: the root move it is searching and the iteration, `depth << 16 | move`
+    /// (0: none).
+    current: Box<[AtomicU32]>,
 }
 
 impl Default for Smp {
@@ -24,6 +34,7 @@ impl Default for Smp {
         Smp {
             done: AtomicI32::new(0),
             searchers: (0..=MAX_PLY).map(|_| AtomicU16::new(0)).collect(),
+            current: (0..MAX_THREADS).map(|_| AtomicU32::new(0)).collect(),
         }
     }
 }
@@ -35,6 +46,32 @@ impl Smp {
         for s in self.searchers.iter() {
             s.store(0, Ordering::Relaxed);
         }
+        for c in self.current.iter() {
+            c.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// Publishes the root move thread `id` searches in iteration `depth` (`mv` 0: none).
+    pub fn set_current(&self, id: usize, depth: i32, mv: u16) {
+        if let Some(c) = self.current.get(id) {
+            let word = if mv == 0 {
+                0
+            } else {
+                (depth as u32) << 16 | u32::from(mv)
+            };
+            c.store(word, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether a thread other than `id` among the first `threads` searches root move `mv`
+    /// in iteration `depth` now.
+    pub fn busy_elsewhere(&self, id: usize, threads: usize, depth: i32, mv: u16) -> bool {
+        let word = (depth as u32) << 16 | u32::from(mv);
+        self.current
+            .iter()
+            .take(threads)
+            .enumerate()
+            .any(|(i, c)| i != id && c.load(Ordering::Relaxed) == word)
     }
 
     /// The deepest iteration completed by any thread in this search.
@@ -91,5 +128,26 @@ mod tests {
         // Out-of-range depths are ignored, not a panic.
         smp.enter(10_000);
         assert_eq!(smp.searchers(10_000), 0);
+    }
+
+    #[test]
+    fn root_moves_in_progress() {
+        let smp = Smp::default();
+        smp.set_current(1, 7, 0x1234);
+        // Seen by other threads, at that depth only, and not by the thread itself.
+        assert!(smp.busy_elsewhere(0, 2, 7, 0x1234));
+        assert!(!smp.busy_elsewhere(0, 2, 8, 0x1234));
+        assert!(!smp.busy_elsewhere(0, 2, 7, 0x1235));
+        assert!(!smp.busy_elsewhere(1, 2, 7, 0x1234));
+        // Threads beyond the pool's size are not looked at.
+        assert!(!smp.busy_elsewhere(0, 1, 7, 0x1234));
+        // Done with it, or a new search: nobody is busy.
+        smp.set_current(1, 7, 0);
+        assert!(!smp.busy_elsewhere(0, 2, 7, 0x1234));
+        smp.set_current(1, 7, 0x1234);
+        smp.reset();
+        assert!(!smp.busy_elsewhere(0, 2, 7, 0x1234));
+        // An out-of-range thread index is ignored, not a panic.
+        smp.set_current(MAX_THREADS, 7, 0x1234);
     }
 }
