@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 /// Option limits.
 const HASH_MAX: usize = 1 << 20;
-const THREADS_MAX: usize = 1024;
+const THREADS_MAX: usize = crate::search::smp::MAX_THREADS;
 const MULTIPV_MAX: usize = 256;
 const OVERHEAD_MAX: u64 = 5_000;
 

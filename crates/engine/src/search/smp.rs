@@ -16,8 +16,9 @@
 use super::MAX_PLY;
 use std::sync::atomic::{AtomicI32, AtomicU16, AtomicU32, Ordering};
 
-/// Threads whose current root move is published (the `Threads` option's maximum).
-const MAX_THREADS: usize = 1024;
+/// The most search threads a pool may have (the `Threads` option's maximum); each has a slot
+/// for its current root move.
+pub const MAX_THREADS: usize = 1024;
 
 /// Shared iteration state of one search (reset by the pool before the threads start).
 #[derive(Debug)]
@@ -51,15 +52,11 @@ impl Smp {
         }
     }
 
-    /// Publishes the root move thread `id` searches in iteration `depth` (`mv` 0: none).
+    /// Publishes the root move thread `id` searches in iteration `depth` (`mv` 0: none; no
+    /// root move is 0, so that word never matches a query).
     pub fn set_current(&self, id: usize, depth: i32, mv: u16) {
         if let Some(c) = self.current.get(id) {
-            let word = if mv == 0 {
-                0
-            } else {
-                (depth as u32) << 16 | u32::from(mv)
-            };
-            c.store(word, Ordering::Relaxed);
+            c.store((depth as u32) << 16 | u32::from(mv), Ordering::Relaxed);
         }
     }
 
