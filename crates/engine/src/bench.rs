@@ -118,13 +118,15 @@ pub fn run(cfg: Config, verbose: bool) -> Result<(u64, u128), String> {
             multipv: 1,
             ..SearchLimits::default()
         };
+        let lap = Instant::now();
         let result = pool.search(&pos, limits);
         if verbose {
             eprintln!(
-                "Position {:>2}/{}: {:>9} nodes  bestmove {}  {fen}",
+                "Position {:>2}/{}: {:>9} nodes {:>6} ms  bestmove {}  {fen}",
                 i + 1,
                 POSITIONS.len(),
                 result.nodes,
+                lap.elapsed().as_millis(),
                 board.to_uci(result.best)
             );
         }
