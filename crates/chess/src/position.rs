@@ -71,6 +71,31 @@ impl Position {
         }
     }
 
+    /// A copy with only the reversible part of the history (since the last capture or pawn
+    /// move, as far as it goes back): everything repetition detection needs here and after
+    /// any further moves, in a few kilobytes whatever the length of the game.
+    ///
+    /// ```
+    /// use engram_chess::{Board, Position};
+    /// let mut pos = Position::new(Board::startpos());
+    /// for m in ["e2e4", "g8f6", "g1f3", "f6g8", "f3g1"] {
+    ///     let mv = pos.board().parse_uci(m).unwrap();
+    ///     pos.make(mv);
+    /// }
+    /// let tail = pos.reversible_tail();
+    /// assert_eq!(tail.ply(), 4);
+    /// assert_eq!(tail.board(), pos.board());
+    /// ```
+    pub fn reversible_tail(&self) -> Position {
+        let n = self.boards.len() - 1;
+        let from = n - (self.board().halfmove_clock() as usize).min(n);
+        let mut boards = Vec::with_capacity(n - from + 64);
+        boards.extend_from_slice(&self.boards[from..]);
+        let mut moves = Vec::with_capacity(n - from + 64);
+        moves.extend_from_slice(&self.moves[from..]);
+        Position { boards, moves }
+    }
+
     /// Forgets the history before the current board (keeps repetition keys out of reach).
     pub fn clear_history(&mut self) {
         let board = *self.board();
@@ -149,6 +174,30 @@ mod tests {
         pos.make_null();
         assert_eq!(pos.board().hash(), start.hash());
         assert_eq!(pos.repetitions(), 0, "null moves cut the repetition window");
+    }
+
+    #[test]
+    fn reversible_tail_keeps_repetitions() {
+        let mut pos = Position::new(Board::startpos());
+        for m in ["e2e4", "e7e5", "g1f3", "g8f6", "f3g1", "f6g8", "g1f3"] {
+            let mv = pos.board().parse_uci(m).unwrap();
+            pos.make(mv);
+        }
+        let mut tail = pos.reversible_tail();
+        assert_eq!(tail.ply(), 5, "back to the last pawn move");
+        assert_eq!(tail.board(), pos.board());
+        assert_eq!(tail.repetitions(), pos.repetitions());
+        for m in ["g8f6", "f3g1", "f6g8"] {
+            let mv = tail.board().parse_uci(m).unwrap();
+            tail.make(mv);
+            pos.make(mv);
+            assert_eq!(tail.repetitions(), pos.repetitions());
+        }
+        assert_eq!(
+            tail.repetitions(),
+            2,
+            "after 1.e4 e5 and twice Nf3 Nf6 Ng1 Ng8"
+        );
     }
 
     #[test]

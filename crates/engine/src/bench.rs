@@ -83,6 +83,8 @@ pub struct Config {
     pub hash: usize,
     /// Give each thread its own table instead of sharing one.
     pub private_tt: bool,
+    /// Threads spread over depths (Lazy SMP) instead of splitting the tree.
+    pub lazy_smp: bool,
 }
 
 impl Default for Config {
@@ -93,6 +95,7 @@ impl Default for Config {
             threads: 1,
             hash: 16,
             private_tt: false,
+            lazy_smp: false,
         }
     }
 }
@@ -116,6 +119,7 @@ pub fn run(cfg: Config, verbose: bool) -> Result<(u64, u128), String> {
         let limits = SearchLimits {
             depth: Some(cfg.depth),
             multipv: 1,
+            lazy_smp: cfg.lazy_smp,
             ..SearchLimits::default()
         };
         let lap = Instant::now();

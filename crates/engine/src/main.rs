@@ -1,6 +1,6 @@
 //! The `engram` binary: without arguments, the UCI engine. Also
 //! `engram perft <depth> [--fen FEN] [--chess960]` (a divide, as Stockfish's `go perft` prints)
-//! and `engram bench [depth] [--no-tt] [--threads N] [--hash MiB] [--private-tt]` (the search
+//! and `engram bench [depth] [--no-tt] [--threads N] [--hash MiB] [--private-tt] [--lazy-smp]` (the search
 //! signature and speed; the flags serve the TT and SMP measurements).
 
 use engram::{bench, uci};
@@ -8,7 +8,7 @@ use engram_chess::{divide, Board, STARTPOS};
 use std::process::ExitCode;
 use std::time::Instant;
 
-const USAGE: &str = "usage: engram                 (UCI engine)\n       engram perft <depth> [--fen FEN] [--chess960]\n       engram bench [depth] [--no-tt] [--threads N] [--hash MiB] [--private-tt]";
+const USAGE: &str = "usage: engram                 (UCI engine)\n       engram perft <depth> [--fen FEN] [--chess960]\n       engram bench [depth] [--no-tt] [--threads N] [--hash MiB] [--private-tt] [--lazy-smp]";
 
 fn perft_command(args: &[String]) -> Result<(), String> {
     let mut depth = None;
@@ -64,6 +64,7 @@ fn bench_command(args: &[String]) -> Result<(), String> {
         match a.as_str() {
             "--no-tt" => cfg.use_tt = false,
             "--private-tt" => cfg.private_tt = true,
+            "--lazy-smp" => cfg.lazy_smp = true,
             "--threads" => {
                 let n = it.next().ok_or("--threads needs a number")?;
                 cfg.threads = n.parse().map_err(|_| format!("bad thread count '{n}'"))?;

@@ -345,6 +345,7 @@ impl Pool {
                 searchmoves: limits.searchmoves.clone(),
                 depth: limits.depth,
                 multipv: 1,
+                lazy_smp: limits.lazy_smp,
                 ..SearchLimits::default()
             };
             let _ = w.tx.send(Msg::Helper {

@@ -36,6 +36,8 @@ pub struct Options {
     pub move_overhead: u64,
     /// Chess960 castling notation and FEN.
     pub chess960: bool,
+    /// `SMP Lazy`: threads spread over depths instead of splitting the tree.
+    pub lazy_smp: bool,
 }
 
 impl Default for Options {
@@ -47,6 +49,7 @@ impl Default for Options {
             multipv: 1,
             move_overhead: 10,
             chess960: false,
+            lazy_smp: false,
         }
     }
 }
@@ -181,6 +184,7 @@ impl Engine {
         println!("option name MultiPV type spin default 1 min 1 max {MULTIPV_MAX}");
         println!("option name Move Overhead type spin default 10 min 0 max {OVERHEAD_MAX}");
         println!("option name UCI_Chess960 type check default false");
+        println!("option name SMP type combo default Split var Split var Lazy");
         println!("uciok");
     }
 
@@ -275,6 +279,7 @@ impl Engine {
         let mut limits = SearchLimits {
             multipv: self.options.multipv,
             move_overhead: self.options.move_overhead,
+            lazy_smp: self.options.lazy_smp,
             ..SearchLimits::default()
         };
         let mut clock = Clock::default();
@@ -425,6 +430,15 @@ impl Engine {
             "multipv" => int(MULTIPV_MAX as u64, 1).map(|n| self.options.multipv = n as usize),
             "move overhead" => int(OVERHEAD_MAX, 0).map(|n| self.options.move_overhead = n),
             "uci_chess960" => boolean().map(|b| self.options.chess960 = b),
+            "smp" => match value_l.as_deref() {
+                Some(v @ ("split" | "lazy")) => {
+                    self.options.lazy_smp = v == "lazy";
+                    Ok(())
+                }
+                v => Err(format!(
+                    "option '{name}': expected Split or Lazy, got {v:?}"
+                )),
+            },
             _ => Err(format!("unknown option '{name}'")),
         };
         if let Err(e) = result {

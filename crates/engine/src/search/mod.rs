@@ -7,6 +7,7 @@ pub mod history;
 pub mod picker;
 pub mod see;
 pub mod smp;
+mod split;
 pub mod tt;
 
 use crate::eval::{non_pawn_material, Evaluator};
@@ -17,6 +18,7 @@ use history::{bonus, History, PieceTo};
 use picker::{is_noisy, MovePicker};
 use see::{capture_value, see_ge};
 use smp::Smp;
+use split::{Child, Idle, RootResult, SplitPoint, State};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -59,6 +61,9 @@ pub struct SearchLimits {
     pub multipv: usize,
     /// `Move Overhead` in milliseconds.
     pub move_overhead: u64,
+    /// With several threads: spread them over depths (Lazy SMP, `smp.rs`) instead of
+    /// splitting the tree (young brothers wait, `split.rs`).
+    pub lazy_smp: bool,
 }
 
 /// The outcome of a search.
@@ -134,6 +139,12 @@ pub struct Searcher {
     was_pondering: bool,
     root_moves: Vec<RootMove>,
     lmr: Vec<[i32; 64]>,
+    /// Young brothers wait at PV nodes (`split.rs`) instead of spreading over depths.
+    ybw: bool,
+    /// The split points this thread works under, innermost last.
+    splits: Vec<Arc<SplitPoint>>,
+    /// Set with `stopped` when a split point this thread works under was cut off.
+    split_abort: bool,
 }
 
 impl Searcher {
@@ -174,6 +185,9 @@ impl Searcher {
             was_pondering: false,
             root_moves: Vec::new(),
             lmr,
+            ybw: false,
+            splits: Vec::new(),
+            split_abort: false,
         }
     }
 
@@ -226,6 +240,21 @@ impl Searcher {
         self.timer = Timer::new(time::allocate(&limits.clock, limits.move_overhead));
         self.limits = limits;
         self.killers.fill([Move::NULL; 2]);
+        self.split_abort = false;
+        self.splits.clear();
+        self.ybw = self.counters.len() > 1 && !self.limits.lazy_smp;
+        if self.ybw && self.id != 0 {
+            self.help();
+            return SearchResult {
+                best: Move::NULL,
+                ponder: None,
+                score: 0,
+                depth: 0,
+                nodes: self.nodes,
+                pv: Vec::new(),
+                seldepth: 0,
+            };
+        }
 
         let board = *self.pos.board();
         self.root_moves = board
@@ -283,7 +312,7 @@ impl Searcher {
         // helpers skipping even depths and plain Lazy SMP; ABDADA's deferral inside the tree
         // gained nothing measurable, at the root it helps the shared last iteration.)
         let threads = self.counters.len();
-        let spread = threads > 1 && multipv == 1;
+        let spread = threads > 1 && multipv == 1 && !self.ybw;
         let mut saved = Vec::new();
         for depth in 1..=max_depth {
             if spread && depth > 1 && depth < max_depth {
@@ -470,9 +499,17 @@ impl Searcher {
                 return;
             }
         }
+        if let Some(sp) = self.splits.last() {
+            if sp.aborted() {
+                self.stopped = true;
+                self.split_abort = true;
+                return;
+            }
+        }
         if self.nodes & 1023 == 0 {
             self.publish_nodes();
             if self.counters.len() > 1
+                && !self.ybw
                 && self.limits.multipv <= 1
                 && self.control.smp.done() >= self.iter_depth
                 && self.iter_depth < self.limits.depth.unwrap_or(i32::MAX)
@@ -481,17 +518,34 @@ impl Searcher {
                 self.abandoned = true;
                 return;
             }
-            let pondering = self.control.pondering.load(Ordering::Relaxed);
-            if pondering {
-                return;
-            }
-            if self.was_pondering {
-                self.was_pondering = false;
-                self.timer.restart();
-            }
-            if self.timer.hard_expired() {
-                self.stopped = true;
-            }
+            self.check_time();
+        }
+    }
+
+    /// Stops at the hard time limit (not while pondering; the clock restarts at `ponderhit`).
+    fn check_time(&mut self) {
+        let pondering = self.control.pondering.load(Ordering::Relaxed);
+        if pondering {
+            return;
+        }
+        if self.was_pondering {
+            self.was_pondering = false;
+            self.timer.restart();
+        }
+        if self.timer.hard_expired() {
+            self.stopped = true;
+        }
+    }
+
+    /// `check_limits` for a thread that searches no nodes (waiting at a split point).
+    fn poll(&mut self) {
+        if self.control.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        } else if self.splits.last().is_some_and(|sp| sp.aborted()) {
+            self.stopped = true;
+            self.split_abort = true;
+        } else {
+            self.check_time();
         }
     }
 
@@ -512,7 +566,7 @@ impl Searcher {
         // off to the end of the list, where its result is usually in the table already
         // (ABDADA's deferral, at the root only; the first move is never put off).
         let threads = self.counters.len();
-        let defer = threads > 1 && self.limits.multipv <= 1;
+        let defer = threads > 1 && self.limits.multipv <= 1 && !self.ybw;
         let mut order: Vec<(usize, bool)> = (pv_idx..self.root_moves.len())
             .map(|i| (i, defer && i > pv_idx))
             .collect();
@@ -540,29 +594,16 @@ impl Searcher {
                     i + 1
                 );
             }
-            let quiet = !is_noisy(&board, mv);
-            self.enter(&board, mv, 0);
-            let gives_check = self.pos.board().in_check();
-            let new_depth = depth - 1 + gives_check as i32;
             let n = i - pv_idx;
-            let score = if n == 0 {
-                -self.negamax::<true>(-beta, -alpha, new_depth, 1, false)
-            } else {
-                let r = if depth >= 3 && quiet && n >= 3 && !gives_check {
-                    (self.lmr[depth.min(63) as usize][n.min(63)] - 1).clamp(0, new_depth - 1)
-                } else {
-                    0
-                };
-                let mut s = -self.negamax::<false>(-alpha - 1, -alpha, new_depth - r, 1, true);
-                if s > alpha && r > 0 {
-                    s = -self.negamax::<false>(-alpha - 1, -alpha, new_depth, 1, true);
-                }
-                if s > alpha && s < beta {
-                    s = -self.negamax::<true>(-beta, -alpha, new_depth, 1, false);
-                }
-                s
+            let child = Child {
+                mv,
+                n,
+                quiet: false,
+                hist: 0,
+                pt: PieceTo::NONE,
+                idx: i,
             };
-            self.pos.unmake();
+            let score = self.root_move(&board, &child, alpha, beta, depth, None);
             if self.stopped {
                 break;
             }
@@ -591,6 +632,38 @@ impl Searcher {
                     }
                 }
             }
+            if self.ybw && n == 0 && k < order.len() && depth >= 2 {
+                // Young brothers wait: the other moves go to all threads.
+                let rest = order[k..]
+                    .iter()
+                    .map(|&(i, _)| Child {
+                        mv: self.root_moves[i].mv,
+                        n: i - pv_idx,
+                        quiet: false,
+                        hist: 0,
+                        pt: PieceTo::NONE,
+                        idx: i,
+                    })
+                    .collect();
+                let best_move = if best > -INF { mv } else { Move::NULL };
+                let node = Node {
+                    depth,
+                    pv: true,
+                    ..Node::default()
+                };
+                let state = State::new(rest, alpha, best, best_move, Vec::new());
+                let sp = self.split(0, node, beta, state);
+                let mut st = sp.lock();
+                for r in st.root.drain(..) {
+                    let rm = &mut self.root_moves[r.idx];
+                    rm.score = r.score;
+                    rm.bound = r.bound;
+                    rm.seldepth = r.seldepth;
+                    rm.pv = r.pv;
+                }
+                best = best.max(st.best_score);
+                break;
+            }
         }
         if defer {
             self.control.smp.set_current(self.id, depth, 0);
@@ -611,6 +684,273 @@ impl Searcher {
         self.stack[ply + OFF].pt = pt;
         self.pos.make(mv);
         self.nodes += 1;
+    }
+
+    /// Searches one move of a node: the first with the full window, the others with a
+    /// (reduced) zero window first.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn search_move<const PV: bool>(
+        &mut self,
+        board: &Board,
+        c: &Child,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+        improving: bool,
+        shared: Option<&SplitPoint>,
+    ) -> i32 {
+        self.enter(board, c.mv, ply);
+        let gives_check = self.pos.board().in_check();
+        let new_depth = depth - 1 + gives_check as i32;
+        let score = if c.n == 1 {
+            -self.negamax::<PV>(-beta, -alpha, new_depth, ply + 1, false)
+        } else {
+            let mut r = 0;
+            if depth >= 3 && c.n > 1 + 2 * PV as usize && (c.quiet || !see_ge(board, c.mv, 0)) {
+                r = self.lmr[depth.min(63) as usize][c.n.min(63)];
+                r += !PV as i32;
+                r += cut_node as i32;
+                r -= gives_check as i32;
+                r -= improving as i32;
+                r -= c.hist / 8_192;
+                r = r.clamp(0, new_depth - 1);
+            }
+            let mut s = -self.negamax::<false>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+            // At a split point, another thread may have raised alpha meanwhile.
+            let alpha = shared.map_or(alpha, |sp| sp.alpha().max(alpha));
+            if s > alpha && r > 0 {
+                s = -self.negamax::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+            }
+            let alpha = shared.map_or(alpha, |sp| sp.alpha().max(alpha));
+            if PV && s > alpha && s < beta {
+                s = -self.negamax::<true>(-beta, -alpha, new_depth, ply + 1, false);
+            }
+            s
+        };
+        self.pos.unmake();
+        score
+    }
+
+    /// Searches root move `c` (`c.n` 0: the first).
+    fn root_move(
+        &mut self,
+        board: &Board,
+        c: &Child,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        shared: Option<&SplitPoint>,
+    ) -> i32 {
+        let (mv, n) = (c.mv, c.n);
+        let quiet = !is_noisy(board, mv);
+        self.enter(board, mv, 0);
+        let gives_check = self.pos.board().in_check();
+        let new_depth = depth - 1 + gives_check as i32;
+        let score = if n == 0 {
+            -self.negamax::<true>(-beta, -alpha, new_depth, 1, false)
+        } else {
+            let r = if depth >= 3 && quiet && n >= 3 && !gives_check {
+                (self.lmr[depth.min(63) as usize][n.min(63)] - 1).clamp(0, new_depth - 1)
+            } else {
+                0
+            };
+            let mut s = -self.negamax::<false>(-alpha - 1, -alpha, new_depth - r, 1, true);
+            let alpha = shared.map_or(alpha, |sp| sp.alpha().max(alpha));
+            if s > alpha && r > 0 {
+                s = -self.negamax::<false>(-alpha - 1, -alpha, new_depth, 1, true);
+            }
+            let alpha = shared.map_or(alpha, |sp| sp.alpha().max(alpha));
+            if s > alpha && s < beta {
+                s = -self.negamax::<true>(-beta, -alpha, new_depth, 1, false);
+            }
+            s
+        };
+        self.pos.unmake();
+        score
+    }
+
+    /// Opens the rest of a PV node to all threads (`state` holds the moves left and the
+    /// result of the first), searches its share, waits for the others and returns the split
+    /// point with the node's result. `self.stopped` is set if the search must unwind.
+    fn split(&mut self, ply: usize, node: Node, beta: i32, state: State) -> Arc<SplitPoint> {
+        let base = ply + OFF - 2;
+        let frames = [self.stack[base], self.stack[base + 1], self.stack[base + 2]];
+        let sp = Arc::new(SplitPoint::new(
+            self.pos.reversible_tail(),
+            frames,
+            ply,
+            node,
+            beta,
+            self.splits.last().cloned(),
+            state,
+        ));
+        let registry = self.control.smp.splits();
+        registry.publish(sp.clone());
+        self.splits.push(sp.clone());
+        self.work(&sp);
+        let registry = self.control.smp.splits();
+        registry.withdraw(&sp);
+        // Wait for the helpers' last moves, helping at split points opened under this one.
+        let mut idle = 0u32;
+        let control = self.control.clone();
+        let mut waiting = Idle::new(control.smp.splits());
+        while !self.stopped && !sp.is_cut() && sp.lock().helpers > 0 {
+            self.poll();
+            if self.stopped {
+                break;
+            }
+            waiting.set(true);
+            if let Some(inner) = self.control.smp.splits().find(Some(&sp)) {
+                waiting.set(false);
+                self.join(&inner);
+                if self.stopped && !self.control.stop.load(Ordering::Relaxed) && !sp.aborted() {
+                    self.stopped = false;
+                    self.split_abort = false;
+                }
+            } else {
+                idle = pause(idle);
+            }
+        }
+        drop(waiting);
+        self.splits.pop();
+        // A move of this node failed high elsewhere: that ends this node, not the search.
+        if self.stopped
+            && self.split_abort
+            && sp.is_cut()
+            && !sp.parent_aborted()
+            && !self.control.stop.load(Ordering::Relaxed)
+        {
+            self.stopped = false;
+            self.split_abort = false;
+        }
+        sp
+    }
+
+    /// Searches moves of `sp` (positioned at its node) until none is left, the node is cut
+    /// off, or the search stops.
+    fn work(&mut self, sp: &Arc<SplitPoint>) {
+        let board = *self.pos.board();
+        let ply = sp.ply;
+        while let Some((c, alpha)) = sp.take(&self.history) {
+            let score = if ply == 0 {
+                if self.verbose && self.timer.elapsed() > Duration::from_secs(1) {
+                    println!(
+                        "info depth {} currmove {} currmovenumber {}",
+                        sp.node.depth,
+                        board.to_uci(c.mv),
+                        c.idx + 1
+                    );
+                }
+                self.root_move(&board, &c, alpha, sp.beta, sp.node.depth, Some(sp))
+            } else if sp.node.pv {
+                self.search_move::<true>(
+                    &board,
+                    &c,
+                    alpha,
+                    sp.beta,
+                    sp.node.depth,
+                    ply,
+                    false,
+                    sp.node.improving,
+                    Some(sp),
+                )
+            } else {
+                self.search_move::<false>(
+                    &board,
+                    &c,
+                    alpha,
+                    sp.beta,
+                    sp.node.depth,
+                    ply,
+                    sp.node.cut_node,
+                    sp.node.improving,
+                    Some(sp),
+                )
+            };
+            if self.stopped {
+                return;
+            }
+            let line = &self.pv[ply + 1][ply + 1..self.pv_len[ply + 1].max(ply + 1)];
+            let mut st = sp.lock();
+            if ply == 0 && score > alpha {
+                let bound = if score >= sp.beta {
+                    Bound::Lower
+                } else {
+                    Bound::Exact
+                };
+                let mut pv = vec![c.mv];
+                pv.extend_from_slice(line);
+                st.root.push(RootResult {
+                    idx: c.idx,
+                    score,
+                    bound,
+                    seldepth: self.seldepth,
+                    pv,
+                });
+            }
+            if score > st.best_score {
+                st.best_score = score;
+                if score > st.alpha {
+                    st.best_move = c.mv;
+                    st.pv.clear();
+                    st.pv.push(c.mv);
+                    st.pv.extend_from_slice(line);
+                    if score >= sp.beta {
+                        sp.cut();
+                        return;
+                    }
+                    st.alpha = score;
+                    continue;
+                }
+            }
+            // Moves that did not become best, for the node's history update.
+            if c.quiet {
+                st.quiets.push((c.mv, c.pt));
+            } else {
+                st.captures.push(c.mv);
+            }
+        }
+    }
+
+    /// Joins split point `sp` as a helper: takes its moves on a copy of its position, then
+    /// puts this thread's own position and stack back.
+    fn join(&mut self, sp: &Arc<SplitPoint>) {
+        if !sp.enter() {
+            return;
+        }
+        let pos = std::mem::replace(&mut self.pos, sp.pos.clone());
+        let base = sp.ply + OFF - 2;
+        let frames = [self.stack[base], self.stack[base + 1], self.stack[base + 2]];
+        self.stack[base..base + 3].copy_from_slice(&sp.frames);
+        self.splits.push(sp.clone());
+        self.work(sp);
+        self.splits.pop();
+        sp.leave();
+        self.pos = pos;
+        self.stack[base..base + 3].copy_from_slice(&frames);
+    }
+
+    /// A helper's search: join split points until the search stops.
+    fn help(&mut self) {
+        let mut idle = 0u32;
+        let control = self.control.clone();
+        let mut waiting = Idle::new(control.smp.splits());
+        while !self.control.stop.load(Ordering::Relaxed) {
+            waiting.set(true);
+            if let Some(sp) = self.control.smp.splits().find(None) {
+                waiting.set(false);
+                self.join(&sp);
+                self.stopped = false;
+                self.split_abort = false;
+                idle = 0;
+            } else {
+                idle = pause(idle);
+            }
+        }
+        self.publish_nodes();
     }
 
     fn is_draw(&self) -> bool {
@@ -742,72 +1082,33 @@ impl Searcher {
         let mut n_quiets = 0;
         let mut captures: [Move; 32] = [Move::NULL; 32];
         let mut n_captures = 0;
-        let has_material = non_pawn_material(&board, us) > 0;
+        let node = Node {
+            depth,
+            pv: PV,
+            cut_node,
+            improving,
+            in_check,
+            static_eval,
+            has_material: non_pawn_material(&board, us) > 0,
+            prev,
+            prev2,
+        };
+        // Young brothers wait: after the first move of a PV node, the others go to all threads.
+        let mut split = false;
 
-        while let Some(mv) = picker.next(&board, &self.history) {
-            let quiet = !is_noisy(&board, mv);
-            let pt = board
-                .piece_on(mv.from())
-                .map_or(PieceTo::NONE, |p| PieceTo::new(p, mv.to()));
-            let hist = if quiet {
-                self.history.quiet(us, mv)
-                    + self.history.cont(prev, pt)
-                    + self.history.cont(prev2, pt)
-            } else {
-                0
-            };
-
-            if best_score > -MATE_BOUND && has_material {
-                if quiet {
-                    // Late-move pruning.
-                    let lmp = (3 + depth * depth) / (2 - improving as i32);
-                    if searched as i32 >= lmp {
-                        picker.skip_quiets = true;
-                        continue;
-                    }
-                    // Futility pruning.
-                    if !in_check && depth <= 8 && static_eval + 100 + 100 * depth <= alpha {
-                        picker.skip_quiets = true;
-                        continue;
-                    }
-                }
-                // SEE pruning.
-                let threshold = if quiet { -60 * depth } else { -100 * depth };
-                if depth <= 8 && !see_ge(&board, mv, threshold) {
-                    continue;
-                }
-            }
-
-            self.enter(&board, mv, ply);
-            let gives_check = self.pos.board().in_check();
-            let new_depth = depth - 1 + gives_check as i32;
-            searched += 1;
-
-            let score = if searched == 1 {
-                -self.negamax::<PV>(-beta, -alpha, new_depth, ply + 1, false)
-            } else {
-                let mut r = 0;
-                if depth >= 3 && searched > 1 + 2 * PV as usize && (quiet || !see_ge(&board, mv, 0))
-                {
-                    r = self.lmr[depth.min(63) as usize][searched.min(63)];
-                    r += !PV as i32;
-                    r += cut_node as i32;
-                    r -= gives_check as i32;
-                    r -= improving as i32;
-                    r -= hist / 8_192;
-                    r = r.clamp(0, new_depth - 1);
-                }
-                let mut s =
-                    -self.negamax::<false>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
-                if s > alpha && r > 0 {
-                    s = -self.negamax::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
-                }
-                if PV && s > alpha && s < beta {
-                    s = -self.negamax::<true>(-beta, -alpha, new_depth, ply + 1, false);
-                }
-                s
-            };
-            self.pos.unmake();
+        while let Some(child) = next_child(
+            &mut picker,
+            &board,
+            &self.history,
+            &node,
+            &mut searched,
+            best_score,
+            alpha,
+        ) {
+            let (mv, quiet, pt) = (child.mv, child.quiet, child.pt);
+            let score = self.search_move::<PV>(
+                &board, &child, alpha, beta, depth, ply, cut_node, improving, None,
+            );
             if self.stopped {
                 return 0;
             }
@@ -831,6 +1132,41 @@ impl Searcher {
                     n_quiets += 1;
                 } else if !quiet && n_captures < captures.len() {
                     captures[n_captures] = mv;
+                    n_captures += 1;
+                }
+            }
+            // PV nodes split after their first move; others (young brothers wait) when a
+            // thread is idle.
+            if self.ybw && depth >= SPLIT_DEPTH && (PV || self.control.smp.splits().idle() > 0) {
+                split = true;
+                break;
+            }
+        }
+        if split {
+            let pv = self.pv[ply][ply..self.pv_len[ply]].to_vec();
+            let mut state = State::new(Vec::new(), alpha, best_score, best_move, pv);
+            state.picker = Some(Box::new(picker));
+            state.searched = searched;
+            let sp = self.split(ply, node, beta, state);
+            if self.stopped {
+                return 0;
+            }
+            let st = sp.lock();
+            best_score = st.best_score;
+            best_move = st.best_move;
+            if !best_move.is_null() {
+                self.pv[ply][ply..ply + st.pv.len()].copy_from_slice(&st.pv);
+                self.pv_len[ply] = ply + st.pv.len();
+            }
+            for &q in st.quiets.iter().filter(|q| q.0 != best_move) {
+                if n_quiets < quiets.len() {
+                    quiets[n_quiets] = q;
+                    n_quiets += 1;
+                }
+            }
+            for &c in st.captures.iter().filter(|&&c| c != best_move) {
+                if n_captures < captures.len() {
+                    captures[n_captures] = c;
                     n_captures += 1;
                 }
             }
@@ -1065,6 +1401,103 @@ impl Searcher {
         best
     }
 }
+
+/// What a node's move loop needs to choose and prune its moves.
+#[derive(Clone, Copy, Debug, Default)]
+struct Node {
+    depth: i32,
+    /// A PV node (else a zero-window one).
+    pv: bool,
+    /// A zero-window node expected to fail high.
+    cut_node: bool,
+    improving: bool,
+    in_check: bool,
+    static_eval: i32,
+    /// The side to move has pieces besides pawns.
+    has_material: bool,
+    /// Continuation-history keys of the moves one and two plies back.
+    prev: PieceTo,
+    prev2: PieceTo,
+}
+
+/// The next move of a node worth searching: moves come from `picker`, late-move, futility
+/// and SEE pruning drop some; `searched` counts the moves handed out.
+fn next_child(
+    picker: &mut MovePicker,
+    board: &Board,
+    history: &History,
+    node: &Node,
+    searched: &mut usize,
+    best_score: i32,
+    alpha: i32,
+) -> Option<Child> {
+    let Node {
+        depth,
+        improving,
+        in_check,
+        static_eval,
+        has_material,
+        prev,
+        prev2,
+        ..
+    } = *node;
+    let us = board.side_to_move();
+    while let Some(mv) = picker.next(board, history) {
+        let quiet = !is_noisy(board, mv);
+        let pt = board
+            .piece_on(mv.from())
+            .map_or(PieceTo::NONE, |p| PieceTo::new(p, mv.to()));
+        let hist = if quiet {
+            history.quiet(us, mv) + history.cont(prev, pt) + history.cont(prev2, pt)
+        } else {
+            0
+        };
+        if best_score > -MATE_BOUND && has_material {
+            if quiet {
+                // Late-move pruning.
+                let lmp = (3 + depth * depth) / (2 - improving as i32);
+                if *searched as i32 >= lmp {
+                    picker.skip_quiets = true;
+                    continue;
+                }
+                // Futility pruning.
+                if !in_check && depth <= 8 && static_eval + 100 + 100 * depth <= alpha {
+                    picker.skip_quiets = true;
+                    continue;
+                }
+            }
+            // SEE pruning.
+            let threshold = if quiet { -60 * depth } else { -100 * depth };
+            if depth <= 8 && !see_ge(board, mv, threshold) {
+                continue;
+            }
+        }
+        *searched += 1;
+        return Some(Child {
+            mv,
+            n: *searched,
+            quiet,
+            hist,
+            pt,
+            idx: 0,
+        });
+    }
+    None
+}
+
+/// Waits a moment for work: spins first, then yields the core (more threads than cores).
+fn pause(idle: u32) -> u32 {
+    if idle < 256 {
+        std::hint::spin_loop();
+    } else {
+        std::thread::yield_now();
+    }
+    idle.saturating_add(1)
+}
+
+/// Nodes with less depth left than this are not split between threads (measured on
+/// `bench 16 --threads 2`: 2 beat 1, 3, 4, 5 and 7).
+const SPLIT_DEPTH: i32 = 2;
 
 /// A score as UCI text: `cp N` or `mate N` (negative when being mated).
 pub fn score_text(score: i32) -> String {

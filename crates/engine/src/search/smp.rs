@@ -13,6 +13,7 @@
 //! it at the end, when its result is usually in the table (ABDADA's deferral, at the root
 //! only). With one thread nothing changes.
 
+use super::split::Registry;
 use super::MAX_PLY;
 use std::sync::atomic::{AtomicI32, AtomicU16, AtomicU32, Ordering};
 
@@ -28,6 +29,8 @@ pub struct Smp {
     /// Per thread: the root move it is searching and the iteration, `depth << 16 | move`
     /// (0: none).
     current: Box<[AtomicU32]>,
+    /// Open split points (young brothers wait, `split.rs`).
+    splits: Registry,
 }
 
 impl Default for Smp {
@@ -36,6 +39,7 @@ impl Default for Smp {
             done: AtomicI32::new(0),
             searchers: (0..=MAX_PLY).map(|_| AtomicU16::new(0)).collect(),
             current: (0..MAX_THREADS).map(|_| AtomicU32::new(0)).collect(),
+            splits: Registry::default(),
         }
     }
 }
@@ -50,6 +54,12 @@ impl Smp {
         for c in self.current.iter() {
             c.store(0, Ordering::Relaxed);
         }
+        self.splits.clear();
+    }
+
+    /// The open split points.
+    pub(super) fn splits(&self) -> &Registry {
+        &self.splits
     }
 
     /// Publishes the root move thread `id` searches in iteration `depth` (`mv` 0: none; no

@@ -1,0 +1,399 @@
+//! Young brothers wait, at PV nodes: once a PV node (the root included) has searched its
+//! first move, the thread searching it publishes a *split point*, and every idle thread joins
+//! it and takes the node's remaining moves one at a time, on its own copy of the position,
+//! sharing the node's alpha. The thread that split searches moves too, then waits for the
+//! helpers' last moves (helping, meanwhile, at split points opened under its own). A move that
+//! fails high cuts the split point off: threads still under it abandon their moves.
+//!
+//! Only PV nodes split (Marsland and Popowich's PV-splitting): they are few, so a split point
+//! can afford a mutex and a copy of the position; zero-window subtrees below them are the
+//! units of work.
+
+use super::history::{History, PieceTo};
+use super::picker::MovePicker;
+use super::{next_child, Frame, Node};
+use engram_chess::{Move, Position};
+use engram_tt::Bound;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// A move to search at a split point, with what its search needs from the node.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Child {
+    pub mv: Move,
+    /// The move's number among the node's searched moves (1 = first), for reductions.
+    pub n: usize,
+    pub quiet: bool,
+    /// History score of a quiet move.
+    pub hist: i32,
+    /// Continuation-history key of the move.
+    pub pt: PieceTo,
+    /// At the root: the index of the move in the root move list.
+    pub idx: usize,
+}
+
+/// The result of one root move searched under a root split point.
+#[derive(Debug)]
+pub(super) struct RootResult {
+    pub idx: usize,
+    pub score: i32,
+    pub bound: Bound,
+    pub seldepth: usize,
+    pub pv: Vec<Move>,
+}
+
+/// What the threads of a split point share (under its mutex).
+pub(super) struct State {
+    /// The moves left: from the node's picker, or (at the root) a list.
+    pub picker: Option<Box<MovePicker>>,
+    /// Moves handed out by the picker so far (the first included).
+    pub searched: usize,
+    pub moves: Vec<Child>,
+    pub next: usize,
+    pub alpha: i32,
+    pub best_score: i32,
+    pub best_move: Move,
+    /// The line of the best move (from the node on).
+    pub pv: Vec<Move>,
+    /// Threads other than the owner searching a move here now.
+    pub helpers: usize,
+    /// At the root: the moves that raised alpha or failed high.
+    pub root: Vec<RootResult>,
+    /// Moves searched that did not become best (for history).
+    pub quiets: Vec<(Move, PieceTo)>,
+    pub captures: Vec<Move>,
+}
+
+impl State {
+    /// The state after the first move: `best_score` and `best_move` from it, `pv` its line.
+    pub fn new(
+        moves: Vec<Child>,
+        alpha: i32,
+        best_score: i32,
+        best_move: Move,
+        pv: Vec<Move>,
+    ) -> Self {
+        State {
+            picker: None,
+            searched: 1,
+            moves,
+            next: 0,
+            alpha,
+            best_score,
+            best_move,
+            pv,
+            helpers: 0,
+            root: Vec::new(),
+            quiets: Vec::new(),
+            captures: Vec::new(),
+        }
+    }
+}
+
+/// A PV node whose remaining moves are open to all threads.
+pub(super) struct SplitPoint {
+    /// The position at the node (with its history, for repetitions).
+    pub pos: Position,
+    /// Search stack frames of plies `ply - 2 ..= ply`.
+    pub frames: [Frame; 3],
+    pub ply: usize,
+    pub node: Node,
+    pub beta: i32,
+    /// The split point the owning thread was working under when it split.
+    parent: Option<Arc<SplitPoint>>,
+    /// Set when a move failed high: the node is done.
+    cut: AtomicBool,
+    /// Set once every move has been handed out.
+    exhausted: AtomicBool,
+    state: Mutex<State>,
+}
+
+impl SplitPoint {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        pos: Position,
+        frames: [Frame; 3],
+        ply: usize,
+        node: Node,
+        beta: i32,
+        parent: Option<Arc<SplitPoint>>,
+        state: State,
+    ) -> SplitPoint {
+        SplitPoint {
+            pos,
+            frames,
+            ply,
+            node,
+            beta,
+            parent,
+            cut: AtomicBool::new(false),
+            exhausted: AtomicBool::new(false),
+            state: Mutex::new(state),
+        }
+    }
+
+    /// The shared state (a thread that panicked holding it left nothing half-written that
+    /// matters: the search it belonged to is being abandoned).
+    pub fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Hands out the next move (chosen and pruned as the node's own loop would, with the
+    /// history of the thread asking) and the current alpha, or `None` when there is none left
+    /// or the node was cut off.
+    pub fn take(&self, history: &History) -> Option<(Child, i32)> {
+        let mut guard = self.lock();
+        let st = &mut *guard;
+        if self.is_cut() || self.exhausted.load(Ordering::Relaxed) {
+            return None;
+        }
+        let c = match st.picker.as_mut() {
+            Some(picker) => next_child(
+                picker,
+                self.pos.board(),
+                history,
+                &self.node,
+                &mut st.searched,
+                st.best_score,
+                st.alpha,
+            ),
+            None => {
+                st.next += 1;
+                st.moves.get(st.next - 1).copied()
+            }
+        };
+        if c.is_none() {
+            self.exhausted.store(true, Ordering::Relaxed);
+        }
+        Some((c?, st.alpha))
+    }
+
+    /// The node's alpha now.
+    pub fn alpha(&self) -> i32 {
+        self.lock().alpha
+    }
+
+    /// Registers a helper, unless there is nothing left to take.
+    pub fn enter(&self) -> bool {
+        let mut st = self.lock();
+        if self.is_cut() || self.exhausted.load(Ordering::Relaxed) {
+            return false;
+        }
+        st.helpers += 1;
+        true
+    }
+
+    /// Unregisters a helper.
+    pub fn leave(&self) {
+        self.lock().helpers -= 1;
+    }
+
+    /// Marks the node as cut off.
+    pub fn cut(&self) {
+        self.cut.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a move of this node failed high.
+    pub fn is_cut(&self) -> bool {
+        self.cut.load(Ordering::Relaxed)
+    }
+
+    /// Whether this node or one it was split under was cut off: work here is wasted.
+    pub fn aborted(&self) -> bool {
+        self.is_cut() || self.parent.as_ref().is_some_and(|p| p.aborted())
+    }
+
+    /// Whether a split point this one was split under was cut off.
+    pub fn parent_aborted(&self) -> bool {
+        self.parent.as_ref().is_some_and(|p| p.aborted())
+    }
+
+    /// Whether `other` is this split point or one it was split under.
+    fn under(&self, other: &SplitPoint) -> bool {
+        std::ptr::eq(self, other) || self.parent.as_ref().is_some_and(|p| p.under(other))
+    }
+
+    fn open(&self) -> bool {
+        !self.exhausted.load(Ordering::Relaxed) && !self.aborted()
+    }
+}
+
+/// The split points open in one search.
+#[derive(Default)]
+pub(super) struct Registry {
+    list: Mutex<Vec<Arc<SplitPoint>>>,
+    len: AtomicUsize,
+    /// Threads looking for work now.
+    idle: AtomicUsize,
+}
+
+impl std::fmt::Debug for Registry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Registry({} open)", self.len.load(Ordering::Relaxed))
+    }
+}
+
+impl Registry {
+    fn list(&self) -> MutexGuard<'_, Vec<Arc<SplitPoint>>> {
+        self.list.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Opens `sp` to all threads.
+    pub fn publish(&self, sp: Arc<SplitPoint>) {
+        let mut list = self.list();
+        list.push(sp);
+        self.len.store(list.len(), Ordering::Relaxed);
+    }
+
+    /// Closes `sp`.
+    pub fn withdraw(&self, sp: &Arc<SplitPoint>) {
+        let mut list = self.list();
+        list.retain(|s| !Arc::ptr_eq(s, sp));
+        self.len.store(list.len(), Ordering::Relaxed);
+    }
+
+    /// Forgets every split point (a new search; no thread is searching).
+    pub fn clear(&self) {
+        let mut list = self.list();
+        list.clear();
+        self.len.store(0, Ordering::Relaxed);
+        self.idle.store(0, Ordering::Relaxed);
+    }
+
+    /// How many threads are looking for work now.
+    pub fn idle(&self) -> usize {
+        self.idle.load(Ordering::Relaxed)
+    }
+
+    /// An open split point with moves left (under `under` if given), the one with the most
+    /// depth left: its moves are the largest pieces of work.
+    pub fn find(&self, under: Option<&SplitPoint>) -> Option<Arc<SplitPoint>> {
+        if self.len.load(Ordering::Relaxed) == 0 {
+            return None;
+        }
+        self.list()
+            .iter()
+            .filter(|sp| sp.open() && under.is_none_or(|u| sp.under(u)))
+            .max_by_key(|sp| sp.node.depth)
+            .cloned()
+    }
+}
+
+/// A thread's entry in the count of idle threads, withdrawn when dropped.
+pub(super) struct Idle<'a> {
+    registry: &'a Registry,
+    on: bool,
+}
+
+impl<'a> Idle<'a> {
+    pub fn new(registry: &'a Registry) -> Self {
+        Idle {
+            registry,
+            on: false,
+        }
+    }
+
+    /// Counts this thread as idle or not.
+    pub fn set(&mut self, on: bool) {
+        if on != self.on {
+            if on {
+                self.registry.idle.fetch_add(1, Ordering::Relaxed);
+            } else {
+                self.registry.idle.fetch_sub(1, Ordering::Relaxed);
+            }
+            self.on = on;
+        }
+    }
+}
+
+impl Drop for Idle<'_> {
+    fn drop(&mut self) {
+        self.set(false);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engram_chess::Board;
+
+    fn sp(parent: Option<Arc<SplitPoint>>, moves: usize, depth: i32) -> Arc<SplitPoint> {
+        let child = Child {
+            mv: Move::NULL,
+            n: 2,
+            quiet: true,
+            hist: 0,
+            pt: PieceTo::NONE,
+            idx: 0,
+        };
+        Arc::new(SplitPoint::new(
+            Position::new(Board::startpos()),
+            [Frame::default(); 3],
+            1,
+            Node {
+                depth,
+                ..Node::default()
+            },
+            100,
+            parent,
+            State::new(vec![child; moves], 0, 0, Move::NULL, Vec::new()),
+        ))
+    }
+
+    #[test]
+    fn hands_out_each_move_once() {
+        let a = sp(None, 3, 5);
+        assert!(a.enter());
+        let history = History::default();
+        let taken: Vec<usize> = std::iter::from_fn(|| a.take(&history))
+            .map(|(c, _)| c.n)
+            .collect();
+        assert_eq!(taken.len(), 3);
+        assert!(!a.enter(), "nothing left to join");
+        assert!(!a.open());
+        a.leave();
+        assert_eq!(a.lock().helpers, 0);
+    }
+
+    #[test]
+    fn cut_off_propagates_down_not_up() {
+        let a = sp(None, 3, 9);
+        let b = sp(Some(a.clone()), 3, 5);
+        let reg = Registry::default();
+        reg.publish(a.clone());
+        reg.publish(b.clone());
+        // The deepest remaining depth first; under `b` only `b`.
+        assert!(Arc::ptr_eq(&reg.find(None).unwrap(), &a));
+        assert!(Arc::ptr_eq(&reg.find(Some(&b)).unwrap(), &b));
+        b.cut();
+        assert!(b.aborted() && !b.parent_aborted() && !a.aborted());
+        assert!(reg.find(Some(&b)).is_none());
+        a.cut();
+        assert!(b.parent_aborted());
+        assert!(
+            a.take(&History::default()).is_none(),
+            "a cut node hands out nothing"
+        );
+        assert!(reg.find(None).is_none());
+        reg.withdraw(&a);
+        reg.withdraw(&b);
+        assert_eq!(reg.len.load(Ordering::Relaxed), 0);
+        reg.clear();
+    }
+
+    #[test]
+    fn idle_count_follows_its_guard() {
+        let reg = Registry::default();
+        {
+            let mut a = Idle::new(&reg);
+            let mut b = Idle::new(&reg);
+            a.set(true);
+            a.set(true);
+            b.set(true);
+            assert_eq!(reg.idle(), 2);
+            b.set(false);
+            assert_eq!(reg.idle(), 1);
+        }
+        assert_eq!(reg.idle(), 0, "dropping a guard withdraws it");
+    }
+}
