@@ -1,8 +1,10 @@
-//! The search thread pool (Lazy SMP): `Threads` persistent threads, each with its own
-//! [`Searcher`] (history, killers, pawn hash), all sharing one transposition table. Thread 0
-//! is the main thread: it runs the clock, prints `info`, and when it is done stops the helpers,
-//! takes the best result among all threads and reports `bestmove`. Helpers search the same
-//! position with a diversified iteration schedule and talk to each other only through the table.
+//! The search thread pool: `Threads` persistent threads, each with its own [`Searcher`]
+//! (history, killers, pawn hash), all sharing one transposition table. Thread 0 is the main
+//! thread: it runs the clock, prints `info`, and when it is done stops the helpers, takes the
+//! best result among all threads and reports `bestmove`. By default the helpers take moves at
+//! the split points the other threads open (young brothers wait, `search/split.rs`); with
+//! `SMP Lazy` they search the same position on their own iteration schedule
+//! (`search/smp.rs`) and talk to each other only through the table.
 
 use crate::search::{score_text, Control, NodeCounters, SearchLimits, SearchResult, Searcher};
 use engram_chess::{Board, Move, Position};

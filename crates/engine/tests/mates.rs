@@ -2,6 +2,7 @@
 //! Harvey's (verified exhaustively); mates in 3–5 are problems confirmed by Stockfish
 //! (see `tests/data/README.md`).
 
+use engram::pool::Pool;
 use engram::search::{score_text, Control, SearchLimits, Searcher};
 use engram_chess::{Board, Position};
 use engram_tt::Table;
@@ -44,6 +45,35 @@ fn mates_in_two() {
     assert!(twos.len() >= 20);
     for (fen, n) in twos {
         assert_eq!(solve(fen, *n, 5_000_000), format!("mate {n}"), "{fen}");
+    }
+}
+
+/// Mate scores survive the threads' split points (cut-offs, shared alpha, results merged
+/// from several threads) and Lazy SMP's depth spreading alike.
+#[test]
+fn mates_in_two_with_two_threads() {
+    let twos: Vec<_> = mates().into_iter().filter(|(_, n)| *n == 2).collect();
+    for lazy_smp in [false, true] {
+        let tt = Arc::new(Table::new(16).unwrap());
+        let mut pool = Pool::new(2, tt, Arc::new(Control::default()));
+        pool.set_verbose(false);
+        for (fen, n) in &twos {
+            let pos = Position::new(Board::from_fen(fen, false).unwrap());
+            let limits = SearchLimits {
+                mate: Some(*n),
+                nodes: Some(5_000_000),
+                multipv: 1,
+                lazy_smp,
+                ..SearchLimits::default()
+            };
+            let r = pool.search(&pos, limits);
+            assert_eq!(
+                score_text(r.score),
+                format!("mate {n}"),
+                "{fen} lazy {lazy_smp}"
+            );
+            assert!(pos.board().is_legal(r.best), "{fen}");
+        }
     }
 }
 

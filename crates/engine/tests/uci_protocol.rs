@@ -34,6 +34,7 @@ fn handshake() {
         "MultiPV type spin",
         "Move Overhead type spin",
         "UCI_Chess960 type check default false",
+        "SMP type combo default Split var Split var Lazy",
     ] {
         assert!(
             log.contains(&format!("option name {opt}")),
@@ -387,6 +388,13 @@ fn two_threads() {
         Some(best(&bm)),
         "{last}"
     );
+    // Lazy SMP instead of split points, and back; a bad value is an error, not a change.
+    e.send("setoption name SMP value Lazy");
+    e.send("go depth 8");
+    assert!(legal_after(&["d2d4"], best(&e.bestmove(T))));
+    e.send("setoption name SMP value Split");
+    e.send("setoption name SMP value Eager");
+    e.wait_for(T, |l| l.starts_with("info string error: option 'SMP'"));
     // Stop during a search.
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(300));

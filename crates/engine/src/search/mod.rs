@@ -1,7 +1,9 @@
 //! The search: iterative deepening with aspiration windows over an explicit root move list,
 //! principal-variation search (negamax, fail-soft) with the transposition table at every node,
 //! and quiescence search. Pruning: reverse futility, null move, futility, late-move pruning and
-//! reductions, SEE pruning, internal iterative reduction; check extension.
+//! reductions, SEE pruning, internal iterative reduction; check extension. Several threads
+//! share the work by splitting nodes (young brothers wait, `split.rs`) or, as Lazy SMP,
+//! by spreading over depths (`smp.rs`).
 
 pub mod history;
 pub mod picker;
@@ -304,7 +306,9 @@ impl Searcher {
         let mut last_best = Move::NULL;
         let mut last_score = 0;
 
-        // Lazy SMP (see `smp.rs`): with several threads and one PV, threads spread over
+        // With several threads the default is to split nodes (`split.rs`: the main thread
+        // runs the iterations, helpers join its split points). With `SMP Lazy` (`smp.rs`)
+        // and one PV, threads spread over
         // depths. The main thread skips an iteration another thread is in, a helper one that
         // half the threads are in; any thread skips, or abandons, an iteration another
         // thread has completed; threads in the same iteration put off each other's root

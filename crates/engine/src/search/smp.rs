@@ -1,6 +1,6 @@
-//! Lazy SMP bookkeeping shared by the threads of one search: how many threads are in each
-//! iteration, the deepest iteration any thread has completed, and the root move each thread
-//! is searching.
+//! Bookkeeping shared by the threads of one search: the open split points (the default,
+//! `split.rs`) and, for Lazy SMP (`SMP Lazy`), how many threads are in each iteration, the
+//! deepest iteration any thread has completed, and the root move each thread is searching.
 //!
 //! The threads use it to spread out over depths instead of all searching the same one: a
 //! thread skips an iteration that enough other threads are already in (half of them for a
