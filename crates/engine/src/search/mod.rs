@@ -722,20 +722,38 @@ impl Searcher {
                 r -= c.hist / 8_192;
                 r = r.clamp(0, new_depth - 1);
             }
-            let mut s = -self.negamax::<false>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
-            // At a split point, another thread may have raised alpha meanwhile.
-            let alpha = shared.map_or(alpha, |sp| sp.alpha().max(alpha));
-            if s > alpha && r > 0 {
-                s = -self.negamax::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
-            }
-            let alpha = shared.map_or(alpha, |sp| sp.alpha().max(alpha));
-            if PV && s > alpha && s < beta {
-                s = -self.negamax::<true>(-beta, -alpha, new_depth, ply + 1, false);
-            }
-            s
+            self.later_move::<PV>(alpha, beta, new_depth, r, ply, cut_node, shared)
         };
         self.pos.unmake();
         score
+    }
+
+    /// The search of a move after the first (already made, at `ply + 1`): a zero window at
+    /// depth `new_depth - r`, again at full depth if it beat alpha, then at a PV node with the
+    /// full window if it is inside it. At a split point (`shared`) alpha is re-read between
+    /// the steps: another thread may have raised it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn later_move<const PV: bool>(
+        &mut self,
+        alpha: i32,
+        beta: i32,
+        new_depth: i32,
+        r: i32,
+        ply: usize,
+        cut_node: bool,
+        shared: Option<&SplitPoint>,
+    ) -> i32 {
+        let mut s = -self.negamax::<false>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+        let alpha = shared.map_or(alpha, |sp| sp.alpha().max(alpha));
+        if s > alpha && r > 0 {
+            s = -self.negamax::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+        }
+        let alpha = shared.map_or(alpha, |sp| sp.alpha().max(alpha));
+        if PV && s > alpha && s < beta {
+            s = -self.negamax::<true>(-beta, -alpha, new_depth, ply + 1, false);
+        }
+        s
     }
 
     /// Searches root move `c` (`c.n` 0: the first).
@@ -761,16 +779,8 @@ impl Searcher {
             } else {
                 0
             };
-            let mut s = -self.negamax::<false>(-alpha - 1, -alpha, new_depth - r, 1, true);
-            let alpha = shared.map_or(alpha, |sp| sp.alpha().max(alpha));
-            if s > alpha && r > 0 {
-                s = -self.negamax::<false>(-alpha - 1, -alpha, new_depth, 1, true);
-            }
-            let alpha = shared.map_or(alpha, |sp| sp.alpha().max(alpha));
-            if s > alpha && s < beta {
-                s = -self.negamax::<true>(-beta, -alpha, new_depth, 1, false);
-            }
-            s
+            // The root is a PV node; its re-search at full depth expects a fail high.
+            self.later_move::<true>(alpha, beta, new_depth, r, 0, false, shared)
         };
         self.pos.unmake();
         score
@@ -791,12 +801,10 @@ impl Searcher {
             self.splits.last().cloned(),
             state,
         ));
-        let registry = self.control.smp.splits();
-        registry.publish(sp.clone());
+        self.control.smp.splits().publish(sp.clone());
         self.splits.push(sp.clone());
         self.work(&sp);
-        let registry = self.control.smp.splits();
-        registry.withdraw(&sp);
+        self.control.smp.splits().withdraw(&sp);
         // Wait for the helpers' last moves, helping at split points opened under this one.
         let mut idle = 0u32;
         let control = self.control.clone();
