@@ -432,7 +432,13 @@ impl Searcher {
         SearchResult {
             best: best.mv,
             ponder: best.pv.get(1).copied(),
-            score: best.score,
+            // Stopped before this move's search in the interrupted iteration ended: its score
+            // is the last completed iteration's (as `print_info` shows it).
+            score: if best.score == -INF {
+                best.prev_score
+            } else {
+                best.score
+            },
             depth: completed,
             nodes: self.nodes,
             pv: best.pv.clone(),
