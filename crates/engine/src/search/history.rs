@@ -2,6 +2,7 @@
 //! history and continuation history, all updated with "gravity" (a bonus shrinks as the
 //! value approaches its bound, so old information fades).
 
+use super::params;
 use engram_chess::{Board, Color, Move, Piece, Square};
 
 /// History values stay within ±`HISTORY_MAX`.
@@ -56,7 +57,7 @@ pub fn update(value: &mut i16, bonus: i32) {
 /// The history bonus for a move that caused a cutoff at `depth`.
 #[inline]
 pub fn bonus(depth: i32) -> i32 {
-    (depth * 300 - 250).clamp(0, 2_500)
+    (depth * params::hist_bonus_mul() - params::hist_bonus_sub()).clamp(0, params::hist_bonus_max())
 }
 
 impl History {

@@ -90,11 +90,6 @@ impl MovePicker {
         p
     }
 
-    /// The TT move this picker vetted (null if none or illegal).
-    pub fn tt_move(&self) -> Move {
-        self.tt_move
-    }
-
     fn pick_best(&mut self) -> Option<Move> {
         if self.index >= self.list.len() {
             return None;

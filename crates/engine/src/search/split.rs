@@ -1,17 +1,23 @@
-//! Young brothers wait, at PV nodes: once a PV node (the root included) has searched its
-//! first move, the thread searching it publishes a *split point*, and every idle thread joins
-//! it and takes the node's remaining moves one at a time, on its own copy of the position,
-//! sharing the node's alpha. The thread that split searches moves too, then waits for the
-//! helpers' last moves (helping, meanwhile, at split points opened under its own). A move that
-//! fails high cuts the split point off: threads still under it abandon their moves.
+//! Several threads on one tree: young brothers wait. Once a node of depth ≥
+//! `params::split_min_depth` has searched its first move, the thread searching it may publish
+//! a *split point*: a PV node (the root included) always does, any other node when a thread is
+//! idle. Every idle thread joins it and takes the node's remaining moves one at a time, on its
+//! own copy of the position, sharing the node's alpha. The thread that split searches moves
+//! too, then waits for the helpers' last moves (helping, meanwhile, at split points opened under
+//! its own). A move that fails high cuts the split point off: threads still under it unwind
+//! (`Unwind::SplitCut`) and abandon their moves.
 //!
-//! Only PV nodes split (Marsland and Popowich's PV-splitting): they are few, so a split point
-//! can afford a mutex and a copy of the position; zero-window subtrees below them are the
-//! units of work.
+//! A split point holds a mutex and a copy of the position: splitting costs more than a node,
+//! so only nodes with depth left split, and the helpers' units of work are whole subtrees.
+//!
+//! The data (`SplitPoint`, its shared `State`, the `Registry` of open split points) and the
+//! algorithm (`Searcher::split`, `work`, `join`, `help`) are both here.
 
 use super::history::{History, PieceTo};
+use super::node::{next_child, Node};
 use super::picker::MovePicker;
-use super::{next_child, Frame, Node};
+use super::root::bound;
+use super::{Frame, Searcher, Unwind, OFF};
 use engram_chess::{Move, Position};
 use engram_tt::Bound;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -21,7 +27,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Child {
     pub mv: Move,
-    /// The move's number among the node's searched moves (1 = first), for reductions.
+    /// The move's number among the moves searched, for reductions: at an inner node 1 is
+    /// the first; at the root 0 is the first of this pass.
     pub n: usize,
     pub quiet: bool,
     /// History score of a quiet move.
@@ -90,7 +97,7 @@ impl State {
     }
 }
 
-/// A PV node whose remaining moves are open to all threads.
+/// A node whose remaining moves are open to all threads.
 pub(super) struct SplitPoint {
     /// The position at the node (with its history, for repetitions).
     pub pos: Position,
@@ -310,6 +317,188 @@ impl Drop for Idle<'_> {
     fn drop(&mut self) {
         self.set(false);
     }
+}
+
+impl Searcher {
+    /// Opens the rest of the node at `ply` to all threads (`state` holds the moves left and
+    /// the result of the first), searches its share, waits for the others and returns the
+    /// split point with the node's result. Sets `unwind` if the search must unwind.
+    pub(super) fn split(
+        &mut self,
+        ply: usize,
+        node: Node,
+        beta: i32,
+        state: State,
+    ) -> Arc<SplitPoint> {
+        let base = ply + OFF - 2;
+        let frames = [self.stack[base], self.stack[base + 1], self.stack[base + 2]];
+        let sp = Arc::new(SplitPoint::new(
+            self.pos.reversible_tail(),
+            frames,
+            ply,
+            node,
+            beta,
+            self.splits.last().cloned(),
+            state,
+        ));
+        self.control.smp.splits().publish(sp.clone());
+        self.splits.push(sp.clone());
+        self.work(&sp);
+        self.control.smp.splits().withdraw(&sp);
+        // Wait for the helpers' last moves, helping at split points opened under this one.
+        let mut idle = 0u32;
+        let control = self.control.clone();
+        let mut waiting = Idle::new(control.smp.splits());
+        while !self.stopped() && !sp.is_cut() && sp.lock().helpers > 0 {
+            self.poll();
+            if self.stopped() {
+                break;
+            }
+            waiting.set(true);
+            if let Some(inner) = self.control.smp.splits().find(Some(&sp)) {
+                waiting.set(false);
+                self.join(&inner);
+                // The inner split point was cut off: that ends the help there, not this node.
+                if self.unwind == Some(Unwind::SplitCut) && !sp.aborted() {
+                    self.unwind = None;
+                }
+            } else {
+                idle = pause(idle);
+            }
+        }
+        drop(waiting);
+        self.splits.pop();
+        // A move of this node failed high elsewhere: that ends this node, not the search.
+        if self.unwind == Some(Unwind::SplitCut)
+            && sp.is_cut()
+            && !sp.parent_aborted()
+            && !self.control.stop.load(Ordering::Relaxed)
+        {
+            self.unwind = None;
+        }
+        sp
+    }
+
+    /// Searches moves of `sp` (positioned at its node) until none is left, the node is cut
+    /// off, or the search unwinds.
+    fn work(&mut self, sp: &Arc<SplitPoint>) {
+        let board = *self.pos.board();
+        let ply = sp.ply;
+        while let Some((c, alpha)) = sp.take(&self.history) {
+            let score = if ply == 0 {
+                self.print_currmove(sp.node.depth, c.mv, c.idx + 1);
+                self.root_move(&board, &c, alpha, sp.beta, sp.node.depth, Some(sp))
+            } else if sp.node.pv {
+                self.search_move::<true>(
+                    &board,
+                    &c,
+                    alpha,
+                    sp.beta,
+                    sp.node.depth,
+                    ply,
+                    false,
+                    sp.node.improving,
+                    Some(sp),
+                )
+            } else {
+                self.search_move::<false>(
+                    &board,
+                    &c,
+                    alpha,
+                    sp.beta,
+                    sp.node.depth,
+                    ply,
+                    sp.node.cut_node,
+                    sp.node.improving,
+                    Some(sp),
+                )
+            };
+            if self.stopped() {
+                return;
+            }
+            let line = &self.pv[ply + 1][ply + 1..self.pv_len[ply + 1].max(ply + 1)];
+            let mut st = sp.lock();
+            if ply == 0 && score > alpha {
+                let mut pv = vec![c.mv];
+                pv.extend_from_slice(line);
+                st.root.push(RootResult {
+                    idx: c.idx,
+                    score,
+                    bound: bound(score, alpha, sp.beta),
+                    seldepth: self.seldepth,
+                    pv,
+                });
+            }
+            if score > st.best_score {
+                st.best_score = score;
+                if score > st.alpha {
+                    st.best_move = c.mv;
+                    st.pv.clear();
+                    st.pv.push(c.mv);
+                    st.pv.extend_from_slice(line);
+                    if score >= sp.beta {
+                        sp.cut();
+                        return;
+                    }
+                    st.alpha = score;
+                    continue;
+                }
+            }
+            // Moves that did not become best, for the node's history update.
+            if c.quiet {
+                st.quiets.push((c.mv, c.pt));
+            } else {
+                st.captures.push(c.mv);
+            }
+        }
+    }
+
+    /// Joins split point `sp` as a helper: takes its moves on a copy of its position, then
+    /// puts this thread's own position and stack back.
+    fn join(&mut self, sp: &Arc<SplitPoint>) {
+        if !sp.enter() {
+            return;
+        }
+        let pos = std::mem::replace(&mut self.pos, sp.pos.clone());
+        let base = sp.ply + OFF - 2;
+        let frames = [self.stack[base], self.stack[base + 1], self.stack[base + 2]];
+        self.stack[base..base + 3].copy_from_slice(&sp.frames);
+        self.splits.push(sp.clone());
+        self.work(sp);
+        self.splits.pop();
+        sp.leave();
+        self.pos = pos;
+        self.stack[base..base + 3].copy_from_slice(&frames);
+    }
+
+    /// A helper's search: join split points until the search stops.
+    pub(super) fn help(&mut self) {
+        let mut idle = 0u32;
+        let control = self.control.clone();
+        let mut waiting = Idle::new(control.smp.splits());
+        while !self.control.stop.load(Ordering::Relaxed) {
+            waiting.set(true);
+            if let Some(sp) = self.control.smp.splits().find(None) {
+                waiting.set(false);
+                self.join(&sp);
+                self.unwind = None;
+                idle = 0;
+            } else {
+                idle = pause(idle);
+            }
+        }
+        self.publish_nodes();
+    }
+}
+
+/// Waits a moment for work: spins first, then yields the core (more threads than cores).
+fn pause(idle: u32) -> u32 {
+    if idle < 256 {
+        std::hint::spin_loop();
+    } else {
+        std::thread::yield_now();
+    }
+    idle.saturating_add(1)
 }
 
 #[cfg(test)]

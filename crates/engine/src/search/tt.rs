@@ -1,26 +1,32 @@
-//! How the search uses the transposition table (`engram-tt`). The rules, one paragraph each:
+//! How the search uses the transposition table (`engram-tt`). The rules, one paragraph each,
+//! and the code that applies them (`Searcher::probe`, `Probe::cutoff`, `Probe::eval`,
+//! `Probe::refine`, `Searcher::store`; the prefetch is in `Searcher::enter`, `node.rs`):
 //!
 //! * **Probe everywhere.** Every node, quiescence included, probes with the board's Polyglot key
 //!   before doing work. The table returns a copy; nothing is held across moves.
 //! * **Cutoffs only in non-PV nodes**, when the stored draft is at least the remaining depth and
 //!   the bound allows it: a lower bound ≥ beta, an upper bound ≤ alpha, or an exact score. PV
 //!   nodes never cut, so the principal variation is always searched and printed from the
-//!   search itself. Near the fifty-move limit (halfmove clock ≥ 90) no cutoff is taken: the
-//!   stored score may have been found with more moves to spare.
+//!   search itself. Near the fifty-move limit (halfmove clock ≥ `params::tt_cut_halfmove`, 90)
+//!   no cutoff is taken: the stored score may have been found with more moves to spare.
 //! * **The TT move is vetted** with `is_legal` (which includes `is_pseudo_legal`) before it is
-//!   searched: a 16-bit signature can collide, and the move may come from another position. An
-//!   entry whose move fails is treated as a miss for move ordering.
+//!   searched (by the move picker): a 16-bit signature can collide, and the move may come from
+//!   another position. An entry whose move fails is treated as a miss for move ordering.
 //! * **Mate scores are stored relative to the node** ("mate in n from here"), converted from
 //!   and to "mate in n from the root" with the ply ([`to_tt`], [`from_tt`]). A stored mate
 //!   that is farther away than the fifty-move rule allows from this node is downgraded to a
 //!   plain winning score, since the rule could void it.
-//! * **Static eval is cached** in the entry, so a transposition skips the evaluation.
+//! * **Static eval is cached** in the entry, so a transposition skips the evaluation; a stored
+//!   score whose bound points the right way refines it for pruning decisions.
 //! * **Bounds stored**: Exact when a PV node raised alpha without failing high, Lower on a
 //!   fail high (with the refutation move), Upper on a fail low (keeping the old move).
-//! * **Prefetch**: before making a move the child's key is computed (`Board::key_after`) and
-//!   its cluster prefetched, so the probe at the child finds it in cache.
+//! * **Prefetch**: before making a move the child's key is guessed (`Board::key_after`, a hint
+//!   that is exact for most moves) and its cluster prefetched, so the probe at the child finds
+//!   it in cache.
 
-use engram_tt::{Bound, Entry};
+use super::{params, Searcher};
+use engram_chess::Move;
+use engram_tt::{Bound, Entry, Record};
 
 /// The score of a mate at the root (mated in 0).
 pub const MATE: i32 = 32_000;
@@ -68,7 +74,7 @@ pub fn from_tt(stored: i16, ply: usize, halfmove: u16) -> i32 {
 
 /// Whether an entry's score may end the node without search.
 #[inline]
-pub fn cuts(entry: &Entry, score: i32, depth: i32, alpha: i32, beta: i32) -> bool {
+fn cuts(entry: &Entry, score: i32, depth: i32, alpha: i32, beta: i32) -> bool {
     entry.depth >= depth
         && match entry.bound {
             Bound::Exact => true,
@@ -76,6 +82,113 @@ pub fn cuts(entry: &Entry, score: i32, depth: i32, alpha: i32, beta: i32) -> boo
             Bound::Upper => score <= alpha,
             Bound::None => false,
         }
+}
+
+/// What a node learns from the table before it searches.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Probe {
+    entry: Option<Entry>,
+    /// The stored move (not vetted yet: the picker does that), null on a miss.
+    pub mv: Move,
+    /// The stored score as seen from this node (`-INF` on a miss).
+    pub score: i32,
+    halfmove: u16,
+}
+
+impl Probe {
+    /// The score that ends a non-PV node searched to `depth` with window `(alpha, beta)`
+    /// without a search, if the entry allows it.
+    #[inline]
+    pub fn cutoff(&self, depth: i32, alpha: i32, beta: i32) -> Option<i32> {
+        let e = self.entry.as_ref()?;
+        (i32::from(self.halfmove) < params::tt_cut_halfmove()
+            && cuts(e, self.score, depth, alpha, beta))
+        .then_some(self.score)
+    }
+
+    /// The cached static evaluation, if the entry has one.
+    #[inline]
+    pub fn eval(&self) -> Option<i32> {
+        self.entry
+            .as_ref()
+            .filter(|e| e.eval != EVAL_NONE)
+            .map(|e| i32::from(e.eval))
+    }
+
+    /// `static_eval`, or the stored score when its bound says it is the better estimate
+    /// (a lower bound above it, an upper bound below it, or exact; never a mate score).
+    #[inline]
+    pub fn refine(&self, static_eval: i32) -> i32 {
+        match &self.entry {
+            Some(e) if self.score.abs() < MATE_BOUND => match e.bound {
+                Bound::Lower if self.score > static_eval => self.score,
+                Bound::Upper if self.score < static_eval => self.score,
+                Bound::Exact => self.score,
+                _ => static_eval,
+            },
+            _ => static_eval,
+        }
+    }
+}
+
+impl Searcher {
+    /// Probes the table for the node at `ply` with position key `key` and halfmove clock
+    /// `halfmove`.
+    #[inline]
+    pub(super) fn probe(&self, key: u64, ply: usize, halfmove: u16) -> Probe {
+        let entry = if self.use_tt {
+            self.tt.probe(key)
+        } else {
+            None
+        };
+        let (mv, score) = match &entry {
+            Some(e) => (Move::from_u16(e.mv), from_tt(e.score, ply, halfmove)),
+            None => (Move::NULL, -INF),
+        };
+        Probe {
+            entry,
+            mv,
+            score,
+            halfmove,
+        }
+    }
+
+    /// Stores a node's result: a lower bound on a fail high, exact when a PV node raised alpha,
+    /// otherwise an upper bound. `alpha` is the node's alpha on entry; `eval` its static
+    /// evaluation (`EVAL_NONE` in check).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(super) fn store<const PV: bool>(
+        &self,
+        key: u64,
+        ply: usize,
+        depth: i32,
+        best: i32,
+        alpha: i32,
+        beta: i32,
+        mv: Move,
+        eval: i16,
+    ) {
+        if !self.use_tt {
+            return;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if PV && best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let record = Record {
+            mv: mv.to_u16(),
+            score: to_tt(best, ply),
+            eval,
+            depth,
+            bound,
+            pv: PV,
+        };
+        self.tt.store(key, record);
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,359 @@
+//! Iterative deepening: the search's entry point, the loop over depths with aspiration
+//! windows, when to stop (time, nodes, `stop`, another thread), and the `info` lines.
+
+use super::params;
+use super::see::capture_value;
+use super::{
+    score_text, RootMove, SearchLimits, SearchResult, Searcher, SmpMode, Unwind, INF, MATE,
+    MATE_BOUND, MAX_PLY,
+};
+use crate::time::{self, Clock, Timer};
+use engram_chess::{Move, Position};
+use engram_tt::Bound;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+impl Searcher {
+    /// Searches `pos` within `limits` and returns the best move. The caller bumps the table's
+    /// generation (`Table::new_search`) once per search, before any thread starts.
+    pub fn search(&mut self, pos: &Position, limits: SearchLimits) -> SearchResult {
+        self.pos = pos.clone();
+        self.nodes = 0;
+        self.publish_nodes();
+        self.unwind = None;
+        self.was_pondering = self.control.pondering.load(Ordering::Relaxed);
+        self.timer = Timer::new(time::allocate(&limits.clock, limits.move_overhead));
+        self.limits = limits;
+        self.killers.fill([Move::NULL; 2]);
+        self.splits.clear();
+        #[cfg(feature = "tune")]
+        {
+            self.lmr = params::lmr_table();
+        }
+        let threads = self.counters.len();
+        self.mode = if threads == 1 {
+            SmpMode::Single
+        } else if !self.limits.lazy_smp {
+            SmpMode::Split
+        } else if self.limits.multipv <= 1 {
+            SmpMode::Lazy
+        } else {
+            // Several PVs are the main thread's job: it iterates on its own schedule, while
+            // the helpers spread around it.
+            SmpMode::Single
+        };
+        if self.mode == SmpMode::Split && self.id != 0 {
+            self.help();
+            return SearchResult::no_move(0, self.nodes);
+        }
+
+        let board = *self.pos.board();
+        self.root_moves = board
+            .legal_moves()
+            .iter()
+            .filter(|m| self.limits.searchmoves.is_empty() || self.limits.searchmoves.contains(m))
+            .map(|&mv| RootMove {
+                mv,
+                score: -INF,
+                prev_score: -INF,
+                bound: Bound::None,
+                seldepth: 0,
+                pv: vec![mv],
+            })
+            .collect();
+        if self.root_moves.is_empty() {
+            let score = if board.in_check() { -MATE } else { 0 };
+            if self.verbose {
+                println!("info depth 0 score {}", score_text(score));
+            }
+            self.wait_if_required();
+            return SearchResult::no_move(score, 0);
+        }
+        // Order the root once by a cheap guess: captures by value, then the rest.
+        self.root_moves
+            .sort_by_key(|rm| -capture_value(&board, rm.mv));
+
+        let max_depth = self
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as i32 - 1)
+            .clamp(1, MAX_PLY as i32 - 1);
+        let single_reply = self.root_moves.len() == 1
+            && self.limits.clock != Clock::default()
+            && !self.limits.infinite;
+        let multipv = self.limits.multipv.clamp(1, self.root_moves.len());
+        let mut completed = 0;
+        let mut instability = 0.0f64;
+        let mut last_best = Move::NULL;
+        let mut last_score = 0;
+
+        // Lazy SMP (`smp.rs`): the main thread skips an iteration another thread is in, a
+        // helper one that half the threads are in; any thread skips, or abandons, an
+        // iteration another thread has completed; threads in the same iteration put off each
+        // other's root moves (`root.rs`). (Measured on `bench 16 --threads 2`, see
+        // docs/measurements.md: the leapfrog beat odd helpers skipping even depths and plain
+        // Lazy SMP; ABDADA's deferral inside the tree gained nothing measurable, at the root it
+        // helps the shared last iteration.)
+        let lazy = self.mode == SmpMode::Lazy;
+        let mut saved = Vec::new();
+        for depth in 1..=max_depth {
+            if lazy && depth > 1 && depth < max_depth {
+                let smp = &self.control.smp;
+                let others = smp.searchers(depth);
+                if smp.done() >= depth
+                    || (self.id == 0 && others >= 1)
+                    || (self.id != 0 && 2 * others >= threads)
+                {
+                    continue;
+                }
+            }
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+            }
+            if lazy {
+                saved.clone_from(&self.root_moves);
+            }
+            self.iter_depth = depth;
+            self.control.smp.enter(depth);
+            for pv_idx in 0..multipv {
+                self.aspiration(depth, pv_idx);
+                if self.stopped() {
+                    break;
+                }
+            }
+            self.control.smp.leave(depth);
+            if self.unwind == Some(Unwind::IterationTaken) {
+                // Another thread completed this iteration: start the next one from its
+                // results in the table, with this thread's last completed ordering.
+                self.unwind = None;
+                std::mem::swap(&mut self.root_moves, &mut saved);
+                let pondering = self.control.pondering.load(Ordering::Relaxed);
+                if !pondering && self.timer.soft_expired(time_scale(instability, 0.0)) {
+                    break;
+                }
+                continue;
+            }
+            if self.stopped() {
+                break;
+            }
+            completed = depth;
+            self.control.smp.complete(depth);
+            if self.verbose {
+                for i in 0..multipv {
+                    self.print_info(depth, i);
+                }
+            }
+
+            // Decide whether to go deeper.
+            let best = self.root_moves[0].mv;
+            let score = self.root_moves[0].score;
+            instability *= 0.5;
+            if best != last_best && depth > 1 {
+                instability += 1.0;
+            }
+            let drop = if depth > 1 {
+                let cp = params::tm_drop_cp();
+                (last_score - score).clamp(0, cp) as f64 / cp as f64
+            } else {
+                0.0
+            };
+            last_best = best;
+            last_score = score;
+            if let Some(m) = self.limits.mate {
+                if score >= MATE_BOUND && (MATE - score + 1) / 2 <= m {
+                    break;
+                }
+            }
+            if single_reply {
+                break;
+            }
+            let pondering = self.control.pondering.load(Ordering::Relaxed);
+            if !pondering && self.timer.soft_expired(time_scale(instability, drop)) {
+                break;
+            }
+        }
+        self.wait_if_required();
+        self.publish_nodes();
+
+        let best = &self.root_moves[0];
+        SearchResult {
+            best: best.mv,
+            ponder: best.pv.get(1).copied(),
+            // Stopped before this move's search in the interrupted iteration ended: its score
+            // is the last completed iteration's (as `print_info` shows it).
+            score: if best.score == -INF {
+                best.prev_score
+            } else {
+                best.score
+            },
+            depth: completed,
+            nodes: self.nodes,
+            pv: best.pv.clone(),
+            seldepth: best.seldepth,
+        }
+    }
+
+    /// Searches principal variation `pv_idx` of iteration `depth` in a window around its
+    /// last score, widening it on each failure; leaves the root moves sorted by score.
+    fn aspiration(&mut self, depth: i32, pv_idx: usize) {
+        self.seldepth = 0;
+        let prev = self.root_moves[pv_idx].prev_score;
+        let mut delta = params::asp_delta();
+        let (mut alpha, mut beta) = if depth >= params::asp_min_depth() && prev.abs() < MATE_BOUND {
+            ((prev - delta).max(-INF), (prev + delta).min(INF))
+        } else {
+            (-INF, INF)
+        };
+        loop {
+            let score = self.root(depth, alpha, beta, pv_idx);
+            self.root_moves[pv_idx..].sort_by_key(|rm| -rm.score);
+            if self.stopped() {
+                break;
+            }
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INF);
+            } else if score >= beta {
+                beta = (score + delta).min(INF);
+            } else {
+                break;
+            }
+            if self.verbose && self.timer.elapsed() > Duration::from_secs(1) {
+                self.print_info(depth, pv_idx);
+            }
+            delta += delta * params::asp_growth() / 100;
+        }
+        self.root_moves[..=pv_idx].sort_by_key(|rm| -rm.score);
+    }
+
+    /// `go infinite` and `go ponder` never end on their own: wait for `stop` or `ponderhit`.
+    fn wait_if_required(&self) {
+        while !self.control.stop.load(Ordering::Relaxed)
+            && (self.limits.infinite || self.control.pondering.load(Ordering::Relaxed))
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// Prints the `info` line of principal variation `idx` at `depth`.
+    pub(super) fn print_info(&self, depth: i32, idx: usize) {
+        let rm = &self.root_moves[idx];
+        let (score, bound) = if rm.score == -INF {
+            (rm.prev_score, Bound::Exact)
+        } else {
+            (rm.score, rm.bound)
+        };
+        if score == -INF {
+            return;
+        }
+        let ms = self.timer.elapsed().as_millis().max(1) as u64;
+        let bound = match bound {
+            Bound::Lower => " lowerbound",
+            Bound::Upper => " upperbound",
+            _ => "",
+        };
+        let board = self.pos.board();
+        let mut pv_text = String::new();
+        let mut b = *board;
+        for &m in &rm.pv {
+            if !b.is_legal(m) {
+                break;
+            }
+            pv_text.push(' ');
+            pv_text.push_str(&b.to_uci(m));
+            b.play(m);
+        }
+        let hashfull = if self.use_tt {
+            format!(" hashfull {}", self.tt.hashfull())
+        } else {
+            String::new()
+        };
+        println!(
+            "info depth {depth} seldepth {} multipv {} score {}{bound} nodes {} nps {} time {ms}{hashfull} pv{pv_text}",
+            rm.seldepth.max(1),
+            idx + 1,
+            score_text(score),
+            self.total_nodes(),
+            self.total_nodes() * 1000 / ms,
+        );
+    }
+
+    /// Prints `currmove` once the search has run for a second.
+    pub(super) fn print_currmove(&self, depth: i32, mv: Move, number: usize) {
+        if self.verbose && self.timer.elapsed() > Duration::from_secs(1) {
+            println!(
+                "info depth {depth} currmove {} currmovenumber {number}",
+                self.pos.board().to_uci(mv),
+            );
+        }
+    }
+
+    /// The check at the top of every node: sets `unwind` when the search must end (`stop`,
+    /// the node limit, every 1024 nodes the clock), when the split point this thread works
+    /// under was cut off, or (Lazy SMP) when another thread completed this iteration.
+    #[inline]
+    pub(super) fn check_limits(&mut self) {
+        if self.control.stop.load(Ordering::Relaxed) {
+            self.unwind = Some(Unwind::Stop);
+            return;
+        }
+        if let Some(n) = self.limits.nodes {
+            if self.nodes >= n {
+                self.unwind = Some(Unwind::Stop);
+                return;
+            }
+        }
+        if let Some(sp) = self.splits.last() {
+            if sp.aborted() {
+                self.unwind = Some(Unwind::SplitCut);
+                return;
+            }
+        }
+        if self.nodes & 1023 == 0 {
+            self.publish_nodes();
+            if self.mode == SmpMode::Lazy
+                && self.control.smp.done() >= self.iter_depth
+                && self.iter_depth < self.limits.depth.unwrap_or(i32::MAX)
+            {
+                self.unwind = Some(Unwind::IterationTaken);
+                return;
+            }
+            self.check_time();
+        }
+    }
+
+    /// Stops at the hard time limit (not while pondering; the clock restarts at `ponderhit`).
+    pub(super) fn check_time(&mut self) {
+        let pondering = self.control.pondering.load(Ordering::Relaxed);
+        if pondering {
+            return;
+        }
+        if self.was_pondering {
+            self.was_pondering = false;
+            self.timer.restart();
+        }
+        if self.timer.hard_expired() {
+            self.unwind = Some(Unwind::Stop);
+        }
+    }
+
+    /// `check_limits` for a thread that searches no nodes (waiting at a split point).
+    pub(super) fn poll(&mut self) {
+        if self.control.stop.load(Ordering::Relaxed) {
+            self.unwind = Some(Unwind::Stop);
+        } else if self.splits.last().is_some_and(|sp| sp.aborted()) {
+            self.unwind = Some(Unwind::SplitCut);
+        } else {
+            self.check_time();
+        }
+    }
+}
+
+/// How much of the soft time limit to use, from the best move's instability and the score's
+/// drop (0 to 1) over the last iterations.
+fn time_scale(instability: f64, drop: f64) -> f64 {
+    let pct = |p: i32| f64::from(p) / 100.0;
+    pct(params::tm_base())
+        + pct(params::tm_instability()) * instability
+        + pct(params::tm_drop()) * drop
+}

@@ -1,0 +1,520 @@
+//! Negamax (principal-variation search, fail-soft) at an inner node, one phase after another:
+//! limits and draws, the table probe and its cutoff, static evaluation, pruning before the
+//! moves (reverse futility, null move), internal iterative reduction, the move loop (moves
+//! from the picker, pruned by `next_child`, each searched by the later-move ladder), a split
+//! when a thread is idle, mate and stalemate, history updates, the store.
+
+use super::history::{self, bonus, History, PieceTo};
+use super::params;
+use super::picker::{is_noisy, MovePicker};
+use super::see::see_ge;
+use super::split::{Child, SplitPoint, State};
+use super::tt::EVAL_NONE;
+use super::{Searcher, SmpMode, INF, MATE, MATE_BOUND, MAX_PLY, OFF};
+use crate::eval::non_pawn_material;
+use engram_chess::{Board, Move};
+
+/// What a node's move loop needs to choose and prune its moves (also the shape of a split
+/// point's node).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Node {
+    pub depth: i32,
+    /// A PV node (else a zero-window one).
+    pub pv: bool,
+    /// A zero-window node expected to fail high.
+    pub cut_node: bool,
+    pub improving: bool,
+    pub in_check: bool,
+    pub static_eval: i32,
+    /// The side to move has pieces besides pawns.
+    pub has_material: bool,
+    /// Continuation-history keys of the moves one and two plies back.
+    pub prev: PieceTo,
+    pub prev2: PieceTo,
+}
+
+impl Searcher {
+    /// Searches the node at `ply` (the current position) to `depth` with window
+    /// `(alpha, beta)`; `cut_node`: a zero-window node expected to fail high.
+    pub(super) fn negamax<const PV: bool>(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        if depth <= 0 {
+            return self.qsearch::<PV>(alpha, beta, ply);
+        }
+        self.pv_len[ply] = ply;
+        self.check_limits();
+        if self.stopped() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if self.is_draw() {
+            return 0;
+        }
+        let board = *self.pos.board();
+        if ply >= MAX_PLY - 1 {
+            return if board.in_check() {
+                0
+            } else {
+                self.eval.evaluate(&board)
+            };
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = board.hash();
+        let tt = self.probe(key, ply, board.halfmove_clock());
+        if !PV {
+            if let Some(score) = tt.cutoff(depth, alpha, beta) {
+                return score;
+            }
+        }
+
+        let in_check = board.in_check();
+        let (static_eval, eval) = if in_check {
+            (-INF, -INF)
+        } else {
+            let e = tt.eval().unwrap_or_else(|| self.eval.evaluate(&board));
+            (e, tt.refine(e))
+        };
+        self.stack[ply + OFF].eval = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply + OFF - 2].eval;
+        let us = board.side_to_move();
+
+        if !PV && !in_check {
+            // Reverse futility pruning.
+            if depth <= params::rfp_max_depth()
+                && eval.abs() < MATE_BOUND
+                && eval - params::rfp_margin() * (depth - improving as i32) >= beta
+            {
+                return eval;
+            }
+            // Null-move pruning, not in pawn endings (zugzwang).
+            if depth >= params::nmp_min_depth()
+                && eval >= beta
+                && static_eval >= beta
+                && !self.stack[ply + OFF - 1].mv.is_null()
+                && non_pawn_material(&board, us) > 0
+            {
+                let r = params::nmp_base()
+                    + depth / params::nmp_depth_div()
+                    + ((eval - beta) / params::nmp_eval_div()).min(params::nmp_eval_max());
+                self.stack[ply + OFF].mv = Move::NULL;
+                self.stack[ply + OFF].pt = PieceTo::NONE;
+                self.pos.make_null();
+                self.nodes += 1;
+                let score = -self.negamax::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                self.pos.unmake();
+                if self.stopped() {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        // Internal iterative reduction: without a TT move this node is likely mis-ordered.
+        if self.use_tt && tt.mv.is_null() && depth >= params::iir_min_depth() && (PV || cut_node) {
+            depth -= 1;
+        }
+
+        let prev = self.stack[ply + OFF - 1].pt;
+        let prev2 = self.stack[ply + OFF - 2].pt;
+        let counter = self.history.counter[prev.0 as usize];
+        let mut picker = MovePicker::new(&board, tt.mv, self.killers[ply], counter, [prev, prev2]);
+        let mut best_score = -INF;
+        let mut best_move = Move::NULL;
+        let original_alpha = alpha;
+        let mut searched = 0usize;
+        let mut quiets = Tried::<(Move, PieceTo), 64>::new((Move::NULL, PieceTo::NONE));
+        let mut captures = Tried::<Move, 32>::new(Move::NULL);
+        let node = Node {
+            depth,
+            pv: PV,
+            cut_node,
+            improving,
+            in_check,
+            static_eval,
+            has_material: non_pawn_material(&board, us) > 0,
+            prev,
+            prev2,
+        };
+        let mut split = false;
+
+        while let Some(child) = next_child(
+            &mut picker,
+            &board,
+            &self.history,
+            &node,
+            &mut searched,
+            best_score,
+            alpha,
+        ) {
+            let (mv, quiet, pt) = (child.mv, child.quiet, child.pt);
+            let score = self.search_move::<PV>(
+                &board, &child, alpha, beta, depth, ply, cut_node, improving, None,
+            );
+            if self.stopped() {
+                return 0;
+            }
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = mv;
+                    if PV {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if mv != best_move {
+                if quiet {
+                    quiets.push((mv, pt));
+                } else {
+                    captures.push(mv);
+                }
+            }
+            // Young brothers wait: after its first move, a PV node splits; another node
+            // splits when a thread is idle.
+            if self.mode == SmpMode::Split
+                && depth >= params::split_min_depth()
+                && (PV || self.control.smp.splits().idle() > 0)
+            {
+                split = true;
+                break;
+            }
+        }
+        if split {
+            let pv = self.pv[ply][ply..self.pv_len[ply]].to_vec();
+            let mut state = State::new(Vec::new(), alpha, best_score, best_move, pv);
+            state.picker = Some(Box::new(picker));
+            state.searched = searched;
+            let sp = self.split(ply, node, beta, state);
+            if self.stopped() {
+                return 0;
+            }
+            let st = sp.lock();
+            best_score = st.best_score;
+            best_move = st.best_move;
+            if !best_move.is_null() {
+                self.pv[ply][ply..ply + st.pv.len()].copy_from_slice(&st.pv);
+                self.pv_len[ply] = ply + st.pv.len();
+            }
+            for &q in st.quiets.iter().filter(|q| q.0 != best_move) {
+                quiets.push(q);
+            }
+            for &c in st.captures.iter().filter(|&&c| c != best_move) {
+                captures.push(c);
+            }
+        }
+
+        if searched == 0 && best_score == -INF {
+            // No legal move was searched: mate or stalemate (pruned moves imply legal ones exist).
+            if !board.has_legal_moves() {
+                return if in_check { -MATE + ply as i32 } else { 0 };
+            }
+            return alpha;
+        }
+
+        if best_score >= beta {
+            self.update_histories(
+                &board,
+                ply,
+                depth,
+                best_move,
+                quiets.as_slice(),
+                captures.as_slice(),
+                prev,
+                prev2,
+            );
+        }
+
+        let eval = if in_check {
+            EVAL_NONE
+        } else {
+            static_eval as i16
+        };
+        self.store::<PV>(
+            key,
+            ply,
+            depth,
+            best_score,
+            original_alpha,
+            beta,
+            best_move,
+            eval,
+        );
+        best_score
+    }
+
+    /// Whether the current position is a draw by repetition, material or the fifty-move rule.
+    pub(super) fn is_draw(&self) -> bool {
+        self.pos.is_repetition()
+            || self.pos.board().is_insufficient_material()
+            || self.pos.is_fifty_move_draw()
+    }
+
+    /// Makes `mv` at `ply`, recording it on the stack (prefetching the child's TT entry first).
+    #[inline]
+    pub(super) fn enter(&mut self, board: &Board, mv: Move, ply: usize) {
+        if self.use_tt {
+            self.tt.prefetch(board.key_after(mv));
+        }
+        let pt = board
+            .piece_on(mv.from())
+            .map_or(PieceTo::NONE, |p| PieceTo::new(p, mv.to()));
+        self.stack[ply + OFF].mv = mv;
+        self.stack[ply + OFF].pt = pt;
+        self.pos.make(mv);
+        self.nodes += 1;
+    }
+
+    /// Searches one move of a node: the first with the full window, the others through the
+    /// later-move ladder, reduced by late-move reductions.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(super) fn search_move<const PV: bool>(
+        &mut self,
+        board: &Board,
+        c: &Child,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+        improving: bool,
+        shared: Option<&SplitPoint>,
+    ) -> i32 {
+        self.enter(board, c.mv, ply);
+        let gives_check = self.pos.board().in_check();
+        let new_depth = depth - 1 + gives_check as i32;
+        let score = if c.n == 1 {
+            -self.negamax::<PV>(-beta, -alpha, new_depth, ply + 1, false)
+        } else {
+            let mut r = 0;
+            let skip = if PV {
+                params::lmr_skip_pv()
+            } else {
+                params::lmr_skip()
+            };
+            if depth >= params::lmr_min_depth()
+                && c.n > skip as usize
+                && (c.quiet || !see_ge(board, c.mv, 0))
+            {
+                r = self.lmr[depth.min(63) as usize][c.n.min(63)];
+                r += !PV as i32;
+                r += cut_node as i32;
+                r -= gives_check as i32;
+                r -= improving as i32;
+                r -= c.hist / params::lmr_history_div();
+                r = r.clamp(0, new_depth - 1);
+            }
+            self.later_move::<PV>(alpha, beta, new_depth, r, ply, cut_node, shared)
+        };
+        self.pos.unmake();
+        score
+    }
+
+    /// The ladder for a move after the first (already made, at `ply + 1`): a zero window at
+    /// depth `new_depth - r`, again at full depth if it beat alpha, then at a PV node with the
+    /// full window if it is inside it. At a split point (`shared`) alpha is re-read between
+    /// the steps: another thread may have raised it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(super) fn later_move<const PV: bool>(
+        &mut self,
+        alpha: i32,
+        beta: i32,
+        new_depth: i32,
+        r: i32,
+        ply: usize,
+        cut_node: bool,
+        shared: Option<&SplitPoint>,
+    ) -> i32 {
+        let mut s = -self.negamax::<false>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+        let alpha = shared.map_or(alpha, |sp| sp.alpha().max(alpha));
+        if s > alpha && r > 0 {
+            s = -self.negamax::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+        }
+        let alpha = shared.map_or(alpha, |sp| sp.alpha().max(alpha));
+        if PV && s > alpha && s < beta {
+            s = -self.negamax::<true>(-beta, -alpha, new_depth, ply + 1, false);
+        }
+        s
+    }
+
+    /// After a cutoff by `best` at `ply`: rewards it (killer, counter move, butterfly and
+    /// continuation history, or capture history) and penalises the moves tried before it.
+    #[allow(clippy::too_many_arguments)]
+    fn update_histories(
+        &mut self,
+        board: &Board,
+        ply: usize,
+        depth: i32,
+        best: Move,
+        quiets: &[(Move, PieceTo)],
+        captures: &[Move],
+        prev: PieceTo,
+        prev2: PieceTo,
+    ) {
+        let b = bonus(depth);
+        let us = board.side_to_move();
+        if !is_noisy(board, best) {
+            let k = &mut self.killers[ply];
+            if k[0] != best {
+                k[1] = k[0];
+                k[0] = best;
+            }
+            if prev != PieceTo::NONE {
+                self.history.counter[prev.0 as usize] = best;
+            }
+            let pt = board
+                .piece_on(best.from())
+                .map_or(PieceTo::NONE, |p| PieceTo::new(p, best.to()));
+            history::update(
+                &mut self.history.butterfly[us.index()][best.from().index()][best.to().index()],
+                b,
+            );
+            history::update(self.history.cont_mut(prev, pt), b);
+            history::update(self.history.cont_mut(prev2, pt), b);
+            for &(mv, pt) in quiets {
+                history::update(
+                    &mut self.history.butterfly[us.index()][mv.from().index()][mv.to().index()],
+                    -b,
+                );
+                history::update(self.history.cont_mut(prev, pt), -b);
+                history::update(self.history.cont_mut(prev2, pt), -b);
+            }
+        } else {
+            history::update(self.history.capture_mut(board, best), b);
+        }
+        for &mv in captures {
+            history::update(self.history.capture_mut(board, mv), -b);
+        }
+    }
+
+    /// Makes `mv` followed by the child's line the principal variation of `ply`.
+    #[inline]
+    pub(super) fn update_pv(&mut self, ply: usize, mv: Move) {
+        self.pv[ply][ply] = mv;
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+}
+
+/// The moves a node tried that did not become best, up to `N` (for the history penalty).
+struct Tried<T: Copy, const N: usize> {
+    list: [T; N],
+    len: usize,
+}
+
+impl<T: Copy, const N: usize> Tried<T, N> {
+    fn new(fill: T) -> Self {
+        Tried {
+            list: [fill; N],
+            len: 0,
+        }
+    }
+
+    /// Adds `item` if there is room.
+    #[inline]
+    fn push(&mut self, item: T) {
+        if self.len < N {
+            self.list[self.len] = item;
+            self.len += 1;
+        }
+    }
+
+    fn as_slice(&self) -> &[T] {
+        &self.list[..self.len]
+    }
+}
+
+/// The next move of a node worth searching: moves come from `picker`, late-move, futility
+/// and SEE pruning drop some; `searched` counts the moves handed out.
+pub(super) fn next_child(
+    picker: &mut MovePicker,
+    board: &Board,
+    history: &History,
+    node: &Node,
+    searched: &mut usize,
+    best_score: i32,
+    alpha: i32,
+) -> Option<Child> {
+    let Node {
+        depth,
+        improving,
+        in_check,
+        static_eval,
+        has_material,
+        prev,
+        prev2,
+        ..
+    } = *node;
+    let us = board.side_to_move();
+    while let Some(mv) = picker.next(board, history) {
+        let quiet = !is_noisy(board, mv);
+        let pt = board
+            .piece_on(mv.from())
+            .map_or(PieceTo::NONE, |p| PieceTo::new(p, mv.to()));
+        let hist = if quiet {
+            history.quiet(us, mv) + history.cont(prev, pt) + history.cont(prev2, pt)
+        } else {
+            0
+        };
+        if best_score > -MATE_BOUND && has_material {
+            if quiet {
+                // Late-move pruning.
+                let lmp = (params::lmp_base() + depth * depth) / (2 - improving as i32);
+                if *searched as i32 >= lmp {
+                    picker.skip_quiets = true;
+                    continue;
+                }
+                // Futility pruning.
+                if !in_check
+                    && depth <= params::fp_max_depth()
+                    && static_eval + params::fp_base() + params::fp_per_depth() * depth <= alpha
+                {
+                    picker.skip_quiets = true;
+                    continue;
+                }
+            }
+            // SEE pruning.
+            let margin = if quiet {
+                params::see_quiet()
+            } else {
+                params::see_noisy()
+            };
+            if depth <= params::see_max_depth() && !see_ge(board, mv, -margin * depth) {
+                continue;
+            }
+        }
+        *searched += 1;
+        return Some(Child {
+            mv,
+            n: *searched,
+            quiet,
+            hist,
+            pt,
+            idx: 0,
+        });
+    }
+    None
+}

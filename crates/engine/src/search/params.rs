@@ -1,0 +1,254 @@
+//! The search's tunable constants, in one place: every margin, depth limit and divisor the
+//! search uses, with its value and what it does.
+//!
+//! In the default build each parameter is a `const fn` that returns its value, so the compiler
+//! folds it exactly as it would a literal. With the cargo feature `tune` each one is an atomic
+//! instead, exposed as a UCI `spin` option under its name (`setoption name rfp_margin value 90`),
+//! so an SPSA tuner (OpenBench, weather-factory) can tune the search without a code change; the
+//! UCI command `tune` prints the parameters in OpenBench's SPSA input format and `tune json` as
+//! weather-factory's config.
+//!
+//! Values are integers: fractions are given in hundredths (`lmr_base` 75 is 0.75).
+
+/// One tunable parameter: its UCI name, value and range, and what it does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Param {
+    /// The name, as a UCI option and a function of this module.
+    pub name: &'static str,
+    /// The value the engine ships with.
+    pub default: i32,
+    /// The smallest value a tuner may try.
+    pub min: i32,
+    /// The largest value a tuner may try.
+    pub max: i32,
+    /// One line on what it does.
+    pub doc: &'static str,
+}
+
+impl Param {
+    /// The SPSA step a tuner should start with: a twentieth of the range, at least 1
+    /// (OpenBench's `c_end`; its `r_end` is 0.002).
+    pub fn step(&self) -> f64 {
+        (f64::from(self.max - self.min) / 20.0).max(1.0)
+    }
+}
+
+macro_rules! params {
+    ($($(#[doc = $doc:literal])+ $name:ident: $default:literal, $min:literal..=$max:literal;)+) => {
+        /// Every parameter, in the order the search meets them.
+        pub const PARAMS: &[Param] = &[$(Param {
+            name: stringify!($name),
+            default: $default,
+            min: $min,
+            max: $max,
+            doc: concat!($($doc),+).trim_ascii(),
+        }),+];
+
+        $(
+            $(#[doc = $doc])+
+            #[cfg(not(feature = "tune"))]
+            #[inline(always)]
+            pub const fn $name() -> i32 {
+                $default
+            }
+
+            $(#[doc = $doc])+
+            #[cfg(feature = "tune")]
+            #[inline(always)]
+            pub fn $name() -> i32 {
+                tuned::$name.load(std::sync::atomic::Ordering::Relaxed)
+            }
+        )+
+
+        /// The current values under `tune`, one atomic per parameter.
+        #[cfg(feature = "tune")]
+        #[allow(non_upper_case_globals)]
+        mod tuned {
+            use std::sync::atomic::AtomicI32;
+            $(pub static $name: AtomicI32 = AtomicI32::new($default);)+
+        }
+
+        /// Sets parameter `name` (case-insensitive) to `value`, within its range.
+        #[cfg(feature = "tune")]
+        pub fn set(name: &str, value: i32) -> Result<(), String> {
+            $(
+                if name.eq_ignore_ascii_case(stringify!($name)) {
+                    if !($min..=$max).contains(&value) {
+                        return Err(format!(
+                            "option '{}': {value} is out of range {}..={}",
+                            stringify!($name), $min, $max
+                        ));
+                    }
+                    tuned::$name.store(value, std::sync::atomic::Ordering::Relaxed);
+                    return Ok(());
+                }
+            )+
+            Err(format!("unknown option '{name}'"))
+        }
+    };
+}
+
+params! {
+    /// Iterations from this depth on start with an aspiration window around the last score.
+    asp_min_depth: 5, 1..=12;
+    /// Half-width of the first aspiration window, in centipawns.
+    asp_delta: 20, 5..=100;
+    /// How much the window widens after each failure, in percent of its half-width.
+    asp_growth: 50, 10..=200;
+    /// Share of the soft time limit used when the best move is stable, in percent.
+    tm_base: 70, 30..=150;
+    /// Extra share of the soft limit per unit of best-move instability, in percent.
+    tm_instability: 60, 0..=200;
+    /// Extra share of the soft limit when the score dropped by `tm_drop_cp`, in percent.
+    tm_drop: 50, 0..=200;
+    /// The score drop, in centipawns, that earns the full `tm_drop` extra time.
+    tm_drop_cp: 100, 20..=400;
+    /// No cutoff from a table score once the halfmove clock reaches this (the fifty-move rule
+    /// may void the stored score).
+    tt_cut_halfmove: 90, 50..=100;
+    /// Reverse futility pruning: only at this depth or less.
+    rfp_max_depth: 8, 2..=14;
+    /// Reverse futility pruning: the margin per ply of depth, in centipawns.
+    rfp_margin: 80, 30..=200;
+    /// Null-move pruning: only at this depth or more.
+    nmp_min_depth: 3, 1..=6;
+    /// Null-move pruning: the base reduction.
+    nmp_base: 3, 1..=6;
+    /// Null-move pruning: one more ply of reduction per this many plies of depth.
+    nmp_depth_div: 4, 2..=8;
+    /// Null-move pruning: one more ply of reduction per this many centipawns above beta.
+    nmp_eval_div: 200, 50..=500;
+    /// Null-move pruning: at most this many plies of reduction from the eval margin.
+    nmp_eval_max: 3, 0..=6;
+    /// Internal iterative reduction: nodes without a table move lose a ply from this depth on.
+    iir_min_depth: 4, 2..=10;
+    /// Late-move pruning: quiet moves searched before the rest are skipped, plus depth².
+    lmp_base: 3, 1..=10;
+    /// Futility pruning: only at this depth or less.
+    fp_max_depth: 8, 2..=14;
+    /// Futility pruning: the margin at depth 0, in centipawns.
+    fp_base: 100, 0..=300;
+    /// Futility pruning: the margin per ply of depth, in centipawns.
+    fp_per_depth: 100, 30..=250;
+    /// SEE pruning: only at this depth or less.
+    see_max_depth: 8, 2..=14;
+    /// SEE pruning: a quiet move losing more than this times depth is skipped (centipawns).
+    see_quiet: 60, 10..=200;
+    /// SEE pruning: a capture losing more than this times depth is skipped (centipawns).
+    see_noisy: 100, 20..=300;
+    /// Late-move reductions: the constant term of `base + ln(depth)·ln(move)/divisor`, in
+    /// hundredths.
+    lmr_base: 75, 0..=200;
+    /// Late-move reductions: the divisor of `base + ln(depth)·ln(move)/divisor`, in hundredths.
+    lmr_divisor: 225, 100..=400;
+    /// Late-move reductions: only at this depth or more.
+    lmr_min_depth: 3, 2..=6;
+    /// Late-move reductions: moves searched unreduced at a PV node.
+    lmr_skip_pv: 3, 1..=8;
+    /// Late-move reductions: moves searched unreduced at a zero-window node.
+    lmr_skip: 1, 1..=6;
+    /// Late-move reductions: moves searched unreduced at the root (where reductions are one
+    /// ply smaller).
+    lmr_skip_root: 3, 1..=10;
+    /// Late-move reductions: one ply less per this much history score.
+    lmr_history_div: 8192, 2048..=32768;
+    /// Quiescence delta pruning: a capture that cannot raise the score to alpha with this
+    /// margin is skipped, in centipawns.
+    qs_delta_margin: 200, 0..=600;
+    /// History bonus for a cutoff at depth d, `mul·d − sub` up to `max`: the factor.
+    hist_bonus_mul: 300, 50..=600;
+    /// History bonus for a cutoff at depth d, `mul·d − sub` up to `max`: the offset.
+    hist_bonus_sub: 250, 0..=600;
+    /// History bonus for a cutoff at depth d, `mul·d − sub` up to `max`: the cap.
+    hist_bonus_max: 2500, 500..=8000;
+    /// With several threads, nodes with less depth left than this are not split (measured on
+    /// `bench 16 --threads 2`: 2 beat 1, 3, 4, 5 and 7).
+    split_min_depth: 2, 1..=8;
+}
+
+/// The late-move reduction for move number `moves` at `depth` (both capped at 63), before
+/// the node's adjustments.
+pub fn lmr_table() -> Vec<[i32; 64]> {
+    let base = f64::from(lmr_base()) / 100.0;
+    let divisor = f64::from(lmr_divisor()) / 100.0;
+    (0..64)
+        .map(|d| {
+            let mut row = [0; 64];
+            for (m, r) in row.iter_mut().enumerate() {
+                if d > 0 && m > 0 {
+                    *r = (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32;
+                }
+            }
+            row
+        })
+        .collect()
+}
+
+/// The parameters in OpenBench's SPSA input format: `name, int, value, min, max, c_end, r_end`.
+pub fn openbench() -> String {
+    PARAMS
+        .iter()
+        .map(|p| {
+            format!(
+                "{}, int, {}, {}, {}, {}, 0.002\n",
+                p.name,
+                p.default,
+                p.min,
+                p.max,
+                p.step()
+            )
+        })
+        .collect()
+}
+
+/// The parameters as weather-factory's config (JSON: name → value, min, max, step).
+pub fn weather_factory() -> String {
+    let body: Vec<String> = PARAMS
+        .iter()
+        .map(|p| {
+            format!(
+                "  \"{}\": {{\"value\": {}, \"min_value\": {}, \"max_value\": {}, \"step\": {}}}",
+                p.name,
+                p.default,
+                p.min,
+                p.max,
+                p.step()
+            )
+        })
+        .collect();
+    format!("{{\n{}\n}}\n", body.join(",\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_in_range_and_names_unique() {
+        for p in PARAMS {
+            assert!(p.min <= p.default && p.default <= p.max, "{p:?}");
+            assert!(!p.doc.is_empty());
+            assert_eq!(PARAMS.iter().filter(|q| q.name == p.name).count(), 1);
+        }
+        assert_eq!(rfp_margin(), 80);
+    }
+
+    #[test]
+    fn lmr_table_matches_the_formula() {
+        let t = lmr_table();
+        assert_eq!(t[0][10], 0);
+        assert_eq!(t[10][0], 0);
+        // 0.75 + ln 10 · ln 10 / 2.25 = 3.11
+        assert_eq!(t[10][10], 3);
+        assert_eq!(t[63][63], (0.75 + 63f64.ln() * 63f64.ln() / 2.25) as i32);
+    }
+
+    #[test]
+    fn tuner_formats_list_every_parameter() {
+        assert_eq!(openbench().lines().count(), PARAMS.len());
+        assert!(openbench().starts_with("asp_min_depth, int, 5, 1, 12, 1, 0.002\n"));
+        let json = weather_factory();
+        assert_eq!(json.matches("\"min_value\"").count(), PARAMS.len());
+        assert!(json.contains("\"rfp_margin\": {\"value\": 80, \"min_value\": 30"));
+    }
+}

@@ -1,0 +1,101 @@
+//! Quiescence search: at depth 0, only captures and promotions (every move in check) until the
+//! position is quiet, with stand pat on the static evaluation, delta and SEE pruning, and the
+//! table probed and stored at draft 0.
+
+use super::params;
+use super::picker::MovePicker;
+use super::see::{capture_value, see_ge};
+use super::tt::EVAL_NONE;
+use super::{Searcher, INF, MATE, MAX_PLY};
+
+impl Searcher {
+    /// Searches the captures of the node at `ply` with window `(alpha, beta)`.
+    pub(super) fn qsearch<const PV: bool>(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = ply;
+        self.check_limits();
+        if self.stopped() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if self.is_draw() {
+            return 0;
+        }
+        let board = *self.pos.board();
+        let in_check = board.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check {
+                0
+            } else {
+                self.eval.evaluate(&board)
+            };
+        }
+
+        let key = board.hash();
+        let tt = self.probe(key, ply, board.halfmove_clock());
+        if !PV {
+            if let Some(score) = tt.cutoff(0, alpha, beta) {
+                return score;
+            }
+        }
+
+        let mut best = -INF;
+        let mut static_eval = -INF;
+        if !in_check {
+            // Stand pat: the side to move need not capture.
+            static_eval = tt.eval().unwrap_or_else(|| self.eval.evaluate(&board));
+            best = static_eval;
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+
+        let original_alpha = alpha;
+        let mut best_move = engram_chess::Move::NULL;
+        let mut picker = MovePicker::qsearch(&board, tt.mv);
+        let mut searched = 0;
+        while let Some(mv) = picker.next(&board, &self.history) {
+            if !in_check {
+                // Delta pruning: even winning this material does not reach alpha.
+                if !mv.is_promotion()
+                    && static_eval + capture_value(&board, mv) + params::qs_delta_margin() <= alpha
+                {
+                    continue;
+                }
+                if !see_ge(&board, mv, 0) {
+                    continue;
+                }
+            }
+            self.enter(&board, mv, ply);
+            searched += 1;
+            let score = -self.qsearch::<PV>(-beta, -alpha, ply + 1);
+            self.pos.unmake();
+            if self.stopped() {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = mv;
+                    if PV {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        if in_check && searched == 0 {
+            return -MATE + ply as i32;
+        }
+        let eval = if in_check {
+            EVAL_NONE
+        } else {
+            static_eval as i16
+        };
+        self.store::<PV>(key, ply, 0, best, original_alpha, beta, best_move, eval);
+        best
+    }
+}
