@@ -134,7 +134,7 @@ impl Probe {
 impl Searcher {
     /// Probes the table for the node at `ply` with position key `key` and halfmove clock
     /// `halfmove`.
-    #[inline]
+    #[inline(always)]
     pub(super) fn probe(&self, key: u64, ply: usize, halfmove: u16) -> Probe {
         let entry = if self.use_tt {
             self.tt.probe(key)
