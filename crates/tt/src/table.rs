@@ -170,6 +170,16 @@ impl Table {
         self.buf.clusters().len()
     }
 
+    /// Size of the table's memory in bytes (32 per cluster).
+    pub fn bytes(&self) -> usize {
+        self.clusters() * std::mem::size_of::<Cluster>()
+    }
+
+    /// Size in MiB, rounded down: the `mib` a table built from a size in MiB was asked for.
+    pub fn mib(&self) -> usize {
+        self.bytes() / MIB
+    }
+
     /// Number of entries (3 per cluster).
     pub fn entries(&self) -> usize {
         self.clusters() * SLOTS
@@ -467,7 +477,11 @@ mod tests {
             let t = Table::new(mib).unwrap();
             assert_eq!(t.clusters(), mib * MIB / 32);
             assert_eq!(t.entries(), 3 * t.clusters());
+            assert_eq!(t.bytes(), mib * MIB);
+            assert_eq!(t.mib(), mib);
         }
+        let tiny = Table::with_clusters(1000, Policy::default()).unwrap();
+        assert_eq!((tiny.bytes(), tiny.mib()), (32_000, 0));
         assert_eq!(Table::new(0).unwrap_err(), TableError::ZeroSize);
         assert_eq!(
             Table::new(usize::MAX).unwrap_err(),
