@@ -10,6 +10,8 @@ use std::time::Instant;
 
 /// The default bench depth.
 pub const DEFAULT_DEPTH: i32 = 13;
+/// Deepest bench accepted, from the shell and from the UCI `bench` command (the shallowest is 1).
+pub const MAX_DEPTH: i32 = 64;
 
 /// Bench positions: the CPW perft positions, Bratko–Kopec, LCT II, endgames and zugzwangs
 /// (from the project's shared EPD corpora).

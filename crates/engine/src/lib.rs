@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod eval;
+pub mod options;
 pub mod pool;
 pub mod search;
 pub mod time;

@@ -6,6 +6,7 @@
 
 use crate::bench;
 use crate::eval::Evaluator;
+use crate::options::{self, Setting};
 use crate::pool::Pool;
 use crate::search::{Control, SearchLimits};
 use crate::time::Clock;
@@ -15,21 +16,12 @@ use std::io::{self, BufRead, Write};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-/// Option limits.
-const HASH_MAX: usize = 1 << 20;
-const THREADS_MAX: usize = crate::search::smp::MAX_THREADS;
-const MULTIPV_MAX: usize = 256;
-const OVERHEAD_MAX: u64 = 5_000;
-
-/// The engine's options, as set with `setoption`.
+/// The engine's option values, as set with `setoption` (declared in [`crate::options`]).
+/// `Threads` lives in the pool and `Ponder` needs no value.
 #[derive(Clone, Debug)]
 pub struct Options {
     /// Table size in MiB.
     pub hash: usize,
-    /// Search threads.
-    pub threads: usize,
-    /// Whether the GUI may ask us to ponder.
-    pub ponder: bool,
     /// Principal variations to report.
     pub multipv: usize,
     /// Milliseconds lost per move in communication.
@@ -43,11 +35,9 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            hash: 16,
-            threads: 1,
-            ponder: false,
+            hash: options::HASH_DEFAULT,
             multipv: 1,
-            move_overhead: 10,
+            move_overhead: options::OVERHEAD_DEFAULT,
             chess960: false,
             lazy_smp: false,
         }
@@ -75,14 +65,15 @@ impl Default for Engine {
 impl Engine {
     /// A new engine with default options.
     pub fn new() -> Engine {
-        let tt = Arc::new(Table::new(16).expect("a 16 MiB table can be allocated"));
+        let options = Options::default();
+        let tt = Arc::new(Table::new(options.hash).expect("a 16 MiB table can be allocated"));
         let control = Arc::new(Control::default());
         let pool = Pool::new(1, tt, control.clone());
         Engine {
             control,
             pool,
             position: Position::new(Board::startpos()),
-            options: Options::default(),
+            options,
         }
     }
 
@@ -122,7 +113,7 @@ impl Engine {
             "isready" => println!("readyok"),
             "ucinewgame" => {
                 self.stop_and_wait();
-                self.pool.table().clear(self.options.threads);
+                self.pool.table().clear(self.pool.threads());
                 self.pool.clear();
             }
             // The search works on its own copy of the position, so this needs no waiting.
@@ -156,9 +147,12 @@ impl Engine {
                 }
                 let depth = match rest.first().map(|d| d.parse::<i32>()) {
                     None => bench::DEFAULT_DEPTH,
-                    Some(Ok(d)) if (1..=64).contains(&d) => d,
+                    Some(Ok(d)) if (1..=bench::MAX_DEPTH).contains(&d) => d,
                     _ => {
-                        error("bench takes a depth from 1 to 64");
+                        error(format!(
+                            "bench takes a depth from 1 to {}",
+                            bench::MAX_DEPTH
+                        ));
                         return true;
                     }
                 };
@@ -177,14 +171,9 @@ impl Engine {
     fn cmd_uci(&self) {
         println!("id name {}", crate::NAME);
         println!("id author the Engram developers");
-        println!("option name Hash type spin default 16 min 1 max {HASH_MAX}");
-        println!("option name Threads type spin default 1 min 1 max {THREADS_MAX}");
-        println!("option name Clear Hash type button");
-        println!("option name Ponder type check default false");
-        println!("option name MultiPV type spin default 1 min 1 max {MULTIPV_MAX}");
-        println!("option name Move Overhead type spin default 10 min 0 max {OVERHEAD_MAX}");
-        println!("option name UCI_Chess960 type check default false");
-        println!("option name SMP type combo default Split var Split var Lazy");
+        for line in options::uci_lines(options::extra()) {
+            println!("{line}");
+        }
         println!("uciok");
     }
 
@@ -354,95 +343,63 @@ impl Engine {
     }
 
     fn cmd_setoption(&mut self, line: &str) {
-        // setoption name <name words> [value <value words>]
-        let lower = line.to_ascii_lowercase();
-        let Some(name_at) = lower.find(" name ") else {
-            error("setoption needs 'name <id>'");
-            return;
-        };
-        let after_name = &line[name_at + 6..];
-        let lower_after = &lower[name_at + 6..];
-        let (name, value) = match lower_after.find(" value ") {
-            Some(v) => (after_name[..v].trim(), Some(after_name[v + 7..].trim())),
-            None => (after_name.trim(), None),
-        };
-        let name_l = name.to_ascii_lowercase();
-        let value_l = value.map(|v| v.to_ascii_lowercase());
-        let int = |max: u64, min: u64| -> Result<u64, String> {
-            let v = value_l
-                .as_deref()
-                .ok_or_else(|| format!("option '{name}' needs a value"))?;
-            let n: u64 = v
-                .parse()
-                .map_err(|_| format!("option '{name}': '{v}' is not a number"))?;
-            if n < min || n > max {
-                return Err(format!(
-                    "option '{name}': {n} is out of range {min}..={max}"
-                ));
-            }
-            Ok(n)
-        };
-        let boolean = || -> Result<bool, String> {
-            match value_l.as_deref() {
-                Some("true") => Ok(true),
-                Some("false") => Ok(false),
-                v => Err(format!(
-                    "option '{name}': expected true or false, got {v:?}"
-                )),
-            }
-        };
-        let result: Result<(), String> = match name_l.as_str() {
-            "hash" => int(HASH_MAX as u64, 1).and_then(|mib| {
-                let mib = mib as usize;
-                if mib == self.options.hash {
-                    return Ok(());
-                }
-                // Free the old table first so the two never need to fit in memory together.
-                let small = Table::new(1).map_err(|e| e.to_string())?;
-                self.pool.set_table(Arc::new(small));
-                match Table::new(mib) {
-                    Ok(t) => {
-                        self.options.hash = mib;
-                        self.pool.set_table(Arc::new(t));
-                        Ok(())
-                    }
-                    Err(e) => {
-                        let fallback = Table::new(self.options.hash)
-                            .or_else(|_| Table::new(16))
-                            .map_err(|e| e.to_string())?;
-                        self.options.hash = (fallback.clusters() * 32) >> 20;
-                        self.pool.set_table(Arc::new(fallback));
-                        Err(format!("cannot allocate {mib} MiB for the hash table: {e}"))
-                    }
-                }
-            }),
-            "threads" => int(THREADS_MAX as u64, 1).map(|n| {
-                if n as usize != self.pool.threads() {
-                    self.pool.set_threads(n as usize);
-                }
-                self.options.threads = n as usize;
-            }),
-            "clear hash" => {
-                self.pool.table().clear(self.options.threads);
-                Ok(())
-            }
-            "ponder" => boolean().map(|b| self.options.ponder = b),
-            "multipv" => int(MULTIPV_MAX as u64, 1).map(|n| self.options.multipv = n as usize),
-            "move overhead" => int(OVERHEAD_MAX, 0).map(|n| self.options.move_overhead = n),
-            "uci_chess960" => boolean().map(|b| self.options.chess960 = b),
-            "smp" => match value_l.as_deref() {
-                Some(v @ ("split" | "lazy")) => {
-                    self.options.lazy_smp = v == "lazy";
-                    Ok(())
-                }
-                v => Err(format!(
-                    "option '{name}': expected Split or Lazy, got {v:?}"
-                )),
-            },
-            _ => Err(format!("unknown option '{name}'")),
+        let result = match options::parse_setoption(line, options::extra()) {
+            Ok(setting) => self.apply(setting),
+            Err(e) => Err(e.to_string()),
         };
         if let Err(e) = result {
             error(e);
+        }
+    }
+
+    /// Applies a validated option value. On error the state stays as it was (a table that
+    /// cannot be allocated leaves the old size, or a smaller one if even that fails).
+    fn apply(&mut self, setting: Setting) -> Result<(), String> {
+        match setting {
+            Setting::Hash(mib) => return self.set_hash(mib),
+            Setting::Threads(n) => {
+                if n != self.pool.threads() {
+                    self.pool.set_threads(n);
+                }
+            }
+            Setting::ClearHash => self.pool.table().clear(self.pool.threads()),
+            Setting::Ponder(_) => {}
+            Setting::MultiPv(n) => self.options.multipv = n,
+            Setting::MoveOverhead(ms) => self.options.move_overhead = ms,
+            Setting::Chess960(on) => self.options.chess960 = on,
+            Setting::LazySmp(on) => self.options.lazy_smp = on,
+            // The hook for options from `options::extra()` (the search's tunable parameters
+            // behind the `tune` feature): hand `value` to the search by `name` here.
+            Setting::Extra { name, .. } => {
+                return Err(format!("option '{name}' has no effect in this build"))
+            }
+        }
+        Ok(())
+    }
+
+    fn set_hash(&mut self, mib: usize) -> Result<(), String> {
+        if mib == self.options.hash {
+            return Ok(());
+        }
+        // Free the old table first so the two never need to fit in memory together.
+        let small = Table::new(1).map_err(|e| e.to_string())?;
+        self.pool.set_table(Arc::new(small));
+        match Table::new(mib) {
+            Ok(t) => {
+                self.options.hash = mib;
+                self.pool.set_table(Arc::new(t));
+                Ok(())
+            }
+            Err(e) => {
+                // Back to the old size, or the default, or else the 1 MiB table stays.
+                let fallback =
+                    Table::new(self.options.hash).or_else(|_| Table::new(options::HASH_DEFAULT));
+                if let Ok(t) = fallback {
+                    self.pool.set_table(Arc::new(t));
+                }
+                self.options.hash = self.pool.table().mib();
+                Err(format!("cannot allocate {mib} MiB for the hash table: {e}"))
+            }
         }
     }
 

@@ -1,0 +1,748 @@
+//! The UCI options, declared once in [`OPTIONS`]. From that table come the `option name ...`
+//! lines of the `uci` command ([`uci_lines`]), the parsing and validation of `setoption`
+//! ([`parse_setoption`], which gives a typed [`Setting`] that [`crate::uci`] applies) and the
+//! README's options table ([`markdown_table`]). The limits are public constants, to be shared
+//! with the command line.
+//!
+//! More options can be appended from another module: every function here also takes an
+//! `extra` slice of declarations, listed after [`OPTIONS`] and validated the same way; see
+//! [`extra`] for the hook.
+
+use std::fmt;
+
+/// Largest `Hash`, in MiB.
+pub const HASH_MAX: usize = 1 << 20;
+/// Default `Hash`, in MiB.
+pub const HASH_DEFAULT: usize = 16;
+/// Largest `Threads`.
+pub const THREADS_MAX: usize = crate::search::smp::MAX_THREADS;
+/// Largest `MultiPV`.
+pub const MULTIPV_MAX: usize = 256;
+/// Largest `Move Overhead`, in milliseconds.
+pub const OVERHEAD_MAX: u64 = 5_000;
+/// Default `Move Overhead`, in milliseconds.
+pub const OVERHEAD_DEFAULT: u64 = 10;
+
+/// One option: its UCI name, kind and limits, and a one-line doc (the README's "meaning").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Declaration {
+    /// The name as `uci` lists it; `setoption` matches it case-insensitively.
+    pub name: &'static str,
+    /// Type, default and limits.
+    pub kind: Kind,
+    /// What it does, in one line.
+    pub doc: &'static str,
+}
+
+/// An option's UCI type, with its default and limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// An integer in `min..=max`.
+    Spin {
+        /// The value before any `setoption`.
+        default: i64,
+        /// Smallest value accepted.
+        min: i64,
+        /// Largest value accepted.
+        max: i64,
+    },
+    /// `true` or `false`.
+    Check {
+        /// The value before any `setoption`.
+        default: bool,
+    },
+    /// One of a fixed list of words.
+    Combo {
+        /// The value before any `setoption`; one of `vars`.
+        default: &'static str,
+        /// The words accepted (case-insensitively), as `uci` lists them.
+        vars: &'static [&'static str],
+    },
+    /// An action without a value.
+    Button,
+}
+
+/// A validated `setoption` value, typed by the option's [`Kind`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// A spin's value, within its limits.
+    Spin(i64),
+    /// A check's value.
+    Check(bool),
+    /// A combo's value, spelled as declared.
+    Combo(&'static str),
+    /// A button was pressed.
+    Button,
+}
+
+/// What a valid `setoption` asks for, ready for [`crate::uci`] to apply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Setting {
+    /// `Hash`: table size in MiB.
+    Hash(usize),
+    /// `Threads`: search threads.
+    Threads(usize),
+    /// `Clear Hash`: empty the table.
+    ClearHash,
+    /// `Ponder`: whether the GUI may ask us to ponder (nothing to store).
+    Ponder(bool),
+    /// `MultiPV`: principal variations to report.
+    MultiPv(usize),
+    /// `Move Overhead`: milliseconds lost per move in communication.
+    MoveOverhead(u64),
+    /// `UCI_Chess960`: Chess960 castling notation and FEN.
+    Chess960(bool),
+    /// `SMP`: `true` for `Lazy` (threads spread over depths), `false` for `Split`.
+    LazySmp(bool),
+    /// An option from the `extra` declarations (see [`extra`]), by its declared name.
+    Extra {
+        /// The declared name.
+        name: &'static str,
+        /// The validated value.
+        value: Value,
+    },
+}
+
+const HASH: &str = "Hash";
+const THREADS: &str = "Threads";
+const CLEAR_HASH: &str = "Clear Hash";
+const PONDER: &str = "Ponder";
+const MULTIPV: &str = "MultiPV";
+const MOVE_OVERHEAD: &str = "Move Overhead";
+const CHESS960: &str = "UCI_Chess960";
+const SMP: &str = "SMP";
+const SMP_VARS: &[&str] = &["Split", "Lazy"];
+
+/// The engine's options, in the order `uci` lists them.
+pub const OPTIONS: &[Declaration] = &[
+    Declaration {
+        name: HASH,
+        kind: Kind::Spin {
+            default: HASH_DEFAULT as i64,
+            min: 1,
+            max: HASH_MAX as i64,
+        },
+        doc: "table size in MiB; any size, not only powers of two",
+    },
+    Declaration {
+        name: THREADS,
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: THREADS_MAX as i64,
+        },
+        doc: "search threads: one shared table, per-thread history; they split the tree (see `SMP`)",
+    },
+    Declaration {
+        name: CLEAR_HASH,
+        kind: Kind::Button,
+        doc: "empties the table",
+    },
+    Declaration {
+        name: PONDER,
+        kind: Kind::Check { default: false },
+        doc: "the GUI may send `go ponder`",
+    },
+    Declaration {
+        name: MULTIPV,
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: MULTIPV_MAX as i64,
+        },
+        doc: "number of principal variations reported",
+    },
+    Declaration {
+        name: MOVE_OVERHEAD,
+        kind: Kind::Spin {
+            default: OVERHEAD_DEFAULT as i64,
+            min: 0,
+            max: OVERHEAD_MAX as i64,
+        },
+        doc: "milliseconds kept back per move for communication",
+    },
+    Declaration {
+        name: CHESS960,
+        kind: Kind::Check { default: false },
+        doc: "Chess960: X-FEN/Shredder-FEN castling, king-takes-rook castling moves",
+    },
+    Declaration {
+        name: SMP,
+        kind: Kind::Combo {
+            default: "Split",
+            vars: SMP_VARS,
+        },
+        doc: "how threads share the work: split points (young brothers wait) or Lazy SMP (threads spread over depths)",
+    },
+];
+
+/// The hook for options declared outside [`OPTIONS`]: [`crate::uci`] passes this slice as
+/// `extra` to [`uci_lines`] and [`parse_setoption`], so `uci` lists these options after the
+/// fixed ones and `setoption` validates them the same way, falling back to them for names not
+/// in [`OPTIONS`]; a valid value arrives in [`crate::uci`] as [`Setting::Extra`] with the
+/// declared name, where the code that applies it goes. Empty for now. The search's tunable
+/// parameters (spin options, behind a cargo feature `tune`) plug in here, e.g.
+/// `#[cfg(feature = "tune")] return crate::search::tune::OPTIONS;`.
+pub fn extra() -> &'static [Declaration] {
+    &[]
+}
+
+impl Declaration {
+    /// The `option name ...` line `uci` prints for this option.
+    pub fn uci_line(&self) -> String {
+        let name = self.name;
+        match self.kind {
+            Kind::Spin { default, min, max } => {
+                format!("option name {name} type spin default {default} min {min} max {max}")
+            }
+            Kind::Check { default } => format!("option name {name} type check default {default}"),
+            Kind::Combo { default, vars } => {
+                let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
+                format!("option name {name} type combo default {default}{vars}")
+            }
+            Kind::Button => format!("option name {name} type button"),
+        }
+    }
+
+    /// Validates a `setoption` value for this option (`None`: no `value` given).
+    pub fn parse_value(&self, value: Option<&str>) -> Result<Value, OptionError> {
+        let name = self.name;
+        if self.kind == Kind::Button {
+            return Ok(Value::Button);
+        }
+        let value = match value {
+            Some(v) if !v.is_empty() => v,
+            _ => return Err(OptionError::MissingValue { name }),
+        };
+        match self.kind {
+            Kind::Spin { min, max, .. } => {
+                let n: i64 = match value.parse() {
+                    Ok(n) => n,
+                    // Digits that overflow are a number, only out of range.
+                    Err(_) if is_integer(value) => i64::MAX,
+                    Err(_) => {
+                        return Err(OptionError::NotANumber {
+                            name,
+                            value: value.to_string(),
+                            min,
+                            max,
+                        })
+                    }
+                };
+                if !(min..=max).contains(&n) {
+                    return Err(OptionError::OutOfRange {
+                        name,
+                        value: value.to_string(),
+                        min,
+                        max,
+                    });
+                }
+                Ok(Value::Spin(n))
+            }
+            Kind::Check { .. } => match value.to_ascii_lowercase().as_str() {
+                "true" => Ok(Value::Check(true)),
+                "false" => Ok(Value::Check(false)),
+                _ => Err(OptionError::BadCheck {
+                    name,
+                    value: value.to_string(),
+                }),
+            },
+            Kind::Combo { vars, .. } => vars
+                .iter()
+                .copied()
+                .find(|v| v.eq_ignore_ascii_case(value))
+                .map(Value::Combo)
+                .ok_or_else(|| OptionError::BadCombo {
+                    name,
+                    value: value.to_string(),
+                    vars,
+                }),
+            Kind::Button => Ok(Value::Button),
+        }
+    }
+
+    /// The README's "type" cell: `spin 1..=256`, `check`, `combo `A` / `B``, `button`.
+    fn type_text(&self) -> String {
+        match self.kind {
+            Kind::Spin { min, max, .. } => format!("spin {min}..={max}"),
+            Kind::Check { .. } => "check".to_string(),
+            Kind::Combo { vars, .. } => {
+                let vars: Vec<String> = vars.iter().map(|v| format!("`{v}`")).collect();
+                format!("combo {}", vars.join(" / "))
+            }
+            Kind::Button => "button".to_string(),
+        }
+    }
+
+    /// The README's "default" cell (empty for a button).
+    fn default_text(&self) -> String {
+        match self.kind {
+            Kind::Spin { default, .. } => default.to_string(),
+            Kind::Check { default } => default.to_string(),
+            Kind::Combo { default, .. } => default.to_string(),
+            Kind::Button => String::new(),
+        }
+    }
+}
+
+/// Whether `s` is an optional sign followed by one or more ASCII digits.
+fn is_integer(s: &str) -> bool {
+    let digits = s.strip_prefix(['-', '+']).unwrap_or(s);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Why a `setoption` command was refused. Each message names the option as declared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    /// No `name <id>` after `setoption`.
+    NoName,
+    /// No option has this name.
+    Unknown {
+        /// The name as given.
+        name: String,
+    },
+    /// A spin, check or combo without `value <v>`.
+    MissingValue {
+        /// The option.
+        name: &'static str,
+    },
+    /// A spin's value is not an integer.
+    NotANumber {
+        /// The option.
+        name: &'static str,
+        /// The value as given.
+        value: String,
+        /// Smallest value accepted.
+        min: i64,
+        /// Largest value accepted.
+        max: i64,
+    },
+    /// A spin's value is outside its limits.
+    OutOfRange {
+        /// The option.
+        name: &'static str,
+        /// The value as given.
+        value: String,
+        /// Smallest value accepted.
+        min: i64,
+        /// Largest value accepted.
+        max: i64,
+    },
+    /// A check's value is neither `true` nor `false`.
+    BadCheck {
+        /// The option.
+        name: &'static str,
+        /// The value as given.
+        value: String,
+    },
+    /// A combo's value is not one of its words.
+    BadCombo {
+        /// The option.
+        name: &'static str,
+        /// The value as given.
+        value: String,
+        /// The words accepted.
+        vars: &'static [&'static str],
+    },
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionError::NoName => write!(f, "setoption needs 'name <id>'"),
+            OptionError::Unknown { name } => write!(f, "unknown option '{name}'"),
+            OptionError::MissingValue { name } => write!(f, "option '{name}' needs a value"),
+            OptionError::NotANumber {
+                name,
+                value,
+                min,
+                max,
+            } => write!(
+                f,
+                "option '{name}': '{value}' is not a number (range {min}..={max})"
+            ),
+            OptionError::OutOfRange {
+                name,
+                value,
+                min,
+                max,
+            } => write!(f, "option '{name}': {value} is out of range {min}..={max}"),
+            OptionError::BadCheck { name, value } => {
+                write!(f, "option '{name}': expected true or false, got '{value}'")
+            }
+            OptionError::BadCombo { name, value, vars } => write!(
+                f,
+                "option '{name}': expected {}, got '{value}'",
+                vars.join(" or ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+/// The `option name ...` lines of the `uci` command: [`OPTIONS`], then `extra`.
+pub fn uci_lines(extra: &[Declaration]) -> Vec<String> {
+    OPTIONS
+        .iter()
+        .chain(extra)
+        .map(Declaration::uci_line)
+        .collect()
+}
+
+/// The declaration named `name` (case-insensitively), in [`OPTIONS`] or else in `extra`.
+pub fn find<'a>(name: &str, extra: &'a [Declaration]) -> Option<&'a Declaration> {
+    OPTIONS
+        .iter()
+        .chain(extra)
+        .find(|d| d.name.eq_ignore_ascii_case(name))
+}
+
+/// Parses and validates a `setoption name <id> [value <x>]` line (the leading `setoption`
+/// may be left out). Names and values may
+/// have several words (separated by any whitespace, compared as if by one space); the
+/// keywords and names are case-insensitive. Names not in [`OPTIONS`] are looked up in `extra`
+/// (see [`extra`]) and come back as [`Setting::Extra`].
+pub fn parse_setoption(line: &str, extra: &'static [Declaration]) -> Result<Setting, OptionError> {
+    let mut tokens = line.split_whitespace().peekable();
+    if tokens
+        .peek()
+        .is_some_and(|t| t.eq_ignore_ascii_case("setoption"))
+    {
+        tokens.next();
+    }
+    if !tokens
+        .next()
+        .is_some_and(|t| t.eq_ignore_ascii_case("name"))
+    {
+        return Err(OptionError::NoName);
+    }
+    let rest: Vec<&str> = tokens.collect();
+    let value_at = rest.iter().position(|t| t.eq_ignore_ascii_case("value"));
+    let (name, value) = match value_at {
+        Some(i) => (rest[..i].join(" "), Some(rest[i + 1..].join(" "))),
+        None => (rest.join(" "), None),
+    };
+    if name.is_empty() {
+        return Err(OptionError::NoName);
+    }
+    let decl = find(&name, extra).ok_or(OptionError::Unknown { name })?;
+    let value = decl.parse_value(value.as_deref())?;
+    Ok(setting(decl.name, value))
+}
+
+/// The typed setting for a validated value of the option `name`.
+fn setting(name: &'static str, value: Value) -> Setting {
+    match (name, value) {
+        (HASH, Value::Spin(n)) => Setting::Hash(n as usize),
+        (THREADS, Value::Spin(n)) => Setting::Threads(n as usize),
+        (CLEAR_HASH, Value::Button) => Setting::ClearHash,
+        (PONDER, Value::Check(b)) => Setting::Ponder(b),
+        (MULTIPV, Value::Spin(n)) => Setting::MultiPv(n as usize),
+        (MOVE_OVERHEAD, Value::Spin(n)) => Setting::MoveOverhead(n as u64),
+        (CHESS960, Value::Check(b)) => Setting::Chess960(b),
+        (SMP, Value::Combo(v)) => Setting::LazySmp(v == SMP_VARS[1]),
+        (name, value) => Setting::Extra { name, value },
+    }
+}
+
+/// The README's options table in Markdown (header, separator, one row per declaration, each
+/// line ending in a newline): option, type, default, meaning.
+pub fn markdown_table(options: &[Declaration]) -> String {
+    let mut out = String::from("| option | type | default | meaning |\n|---|---|---|---|\n");
+    for d in options {
+        out += &format!(
+            "| `{}` | {} | {} | {} |\n",
+            d.name,
+            d.type_text(),
+            d.default_text(),
+            d.doc
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(line: &str) -> Result<Setting, OptionError> {
+        parse_setoption(line, &[])
+    }
+
+    #[test]
+    fn every_fixed_option_has_its_own_typed_setting() {
+        for d in OPTIONS {
+            let value = match d.kind {
+                Kind::Spin { default, .. } => Value::Spin(default),
+                Kind::Check { default } => Value::Check(default),
+                Kind::Combo { default, .. } => Value::Combo(default),
+                Kind::Button => Value::Button,
+            };
+            assert!(
+                !matches!(setting(d.name, value), Setting::Extra { .. }),
+                "{}",
+                d.name
+            );
+        }
+    }
+
+    #[test]
+    fn declarations_are_consistent() {
+        for (i, d) in OPTIONS.iter().enumerate() {
+            assert!(!d.doc.is_empty() && !d.doc.contains('\n') && !d.doc.contains('|'));
+            assert!(
+                OPTIONS[..i]
+                    .iter()
+                    .all(|e| !e.name.eq_ignore_ascii_case(d.name)),
+                "{} twice",
+                d.name
+            );
+            match d.kind {
+                Kind::Spin { default, min, max } => assert!(min <= default && default <= max),
+                Kind::Combo { default, vars } => assert!(vars.contains(&default)),
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
+    fn valid_settings() {
+        assert_eq!(set("setoption name Hash value 64"), Ok(Setting::Hash(64)));
+        assert_eq!(
+            set("setoption name threads value 2"),
+            Ok(Setting::Threads(2))
+        );
+        assert_eq!(set("setoption name Clear Hash"), Ok(Setting::ClearHash));
+        assert_eq!(
+            set("setoption name clear hash value ignored"),
+            Ok(Setting::ClearHash)
+        );
+        assert_eq!(
+            set("setoption name Ponder value TRUE"),
+            Ok(Setting::Ponder(true))
+        );
+        assert_eq!(
+            set("setoption name MultiPV value 256"),
+            Ok(Setting::MultiPv(256))
+        );
+        assert_eq!(
+            set("SETOPTION NAME UCI_Chess960 VALUE false"),
+            Ok(Setting::Chess960(false))
+        );
+        assert_eq!(
+            set("setoption name SMP value lazy"),
+            Ok(Setting::LazySmp(true))
+        );
+        assert_eq!(
+            set("setoption name smp value Split"),
+            Ok(Setting::LazySmp(false))
+        );
+    }
+
+    #[test]
+    fn multi_word_names_are_case_insensitive() {
+        for line in [
+            "setoption name move overhead value 50",
+            "setoption name Move Overhead value 50",
+            "setoption  name   MOVE\toverhead  value 50 ",
+        ] {
+            assert_eq!(set(line), Ok(Setting::MoveOverhead(50)), "{line}");
+        }
+        assert_eq!(
+            set("setoption name Move value 50"),
+            Err(OptionError::Unknown {
+                name: "Move".into()
+            })
+        );
+    }
+
+    #[test]
+    fn no_name_and_unknown_option() {
+        for line in [
+            "setoption",
+            "setoption name",
+            "setoption value 3",
+            "setoption Hash",
+        ] {
+            assert_eq!(set(line), Err(OptionError::NoName), "{line}");
+        }
+        let e = set("setoption name NoSuchOption value 1").unwrap_err();
+        assert_eq!(
+            e,
+            OptionError::Unknown {
+                name: "NoSuchOption".into()
+            }
+        );
+        assert_eq!(e.to_string(), "unknown option 'NoSuchOption'");
+    }
+
+    #[test]
+    fn missing_value() {
+        for line in [
+            "setoption name Hash",
+            "setoption name hash value",
+            "setoption name Ponder",
+            "setoption name SMP value ",
+        ] {
+            assert!(
+                matches!(set(line), Err(OptionError::MissingValue { .. })),
+                "{line}"
+            );
+        }
+        assert_eq!(
+            set("setoption name move overhead").unwrap_err().to_string(),
+            "option 'Move Overhead' needs a value"
+        );
+    }
+
+    #[test]
+    fn not_a_number() {
+        let e = set("setoption name hash value lots").unwrap_err();
+        assert_eq!(
+            e,
+            OptionError::NotANumber {
+                name: "Hash",
+                value: "lots".into(),
+                min: 1,
+                max: HASH_MAX as i64
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "option 'Hash': 'lots' is not a number (range 1..=1048576)"
+        );
+        for v in ["1.5", "", "-", "12a", "0x10"] {
+            let line = format!("setoption name Threads value {v} x");
+            assert!(
+                matches!(set(&line), Err(OptionError::NotANumber { .. })),
+                "{line}"
+            );
+        }
+    }
+
+    #[test]
+    fn out_of_range() {
+        for (line, value) in [
+            ("setoption name Hash value 0", "0"),
+            ("setoption name Hash value 1048577", "1048577"),
+            ("setoption name Threads value 5000", "5000"),
+            (
+                "setoption name MultiPV value 99999999999999999999999",
+                "99999999999999999999999",
+            ),
+            ("setoption name Move Overhead value -1", "-1"),
+        ] {
+            match set(line) {
+                Err(OptionError::OutOfRange { value: v, .. }) => assert_eq!(v, value),
+                other => panic!("{line}: {other:?}"),
+            }
+        }
+        assert_eq!(
+            set("setoption name threads value 5000")
+                .unwrap_err()
+                .to_string(),
+            format!("option 'Threads': 5000 is out of range 1..={THREADS_MAX}")
+        );
+        assert_eq!(
+            set("setoption name Move Overhead value 5000"),
+            Ok(Setting::MoveOverhead(OVERHEAD_MAX))
+        );
+    }
+
+    #[test]
+    fn bad_check_and_combo_values() {
+        let e = set("setoption name Ponder value maybe").unwrap_err();
+        assert_eq!(
+            e,
+            OptionError::BadCheck {
+                name: "Ponder",
+                value: "maybe".into()
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "option 'Ponder': expected true or false, got 'maybe'"
+        );
+        let e = set("setoption name smp value Eager").unwrap_err();
+        assert!(
+            matches!(e, OptionError::BadCombo { name: "SMP", .. }),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            "option 'SMP': expected Split or Lazy, got 'Eager'"
+        );
+    }
+
+    #[test]
+    fn extra_options_are_listed_after_and_validated_the_same_way() {
+        static EXTRA: &[Declaration] = &[Declaration {
+            name: "Lmr Base",
+            kind: Kind::Spin {
+                default: 75,
+                min: 0,
+                max: 200,
+            },
+            doc: "a tunable",
+        }];
+        let lines = uci_lines(EXTRA);
+        assert_eq!(lines.len(), OPTIONS.len() + 1);
+        assert_eq!(
+            lines.last().unwrap(),
+            "option name Lmr Base type spin default 75 min 0 max 200"
+        );
+        assert_eq!(
+            parse_setoption("setoption name lmr base value 80", EXTRA),
+            Ok(Setting::Extra {
+                name: "Lmr Base",
+                value: Value::Spin(80)
+            })
+        );
+        assert!(matches!(
+            parse_setoption("setoption name Lmr Base value 201", EXTRA),
+            Err(OptionError::OutOfRange {
+                name: "Lmr Base",
+                ..
+            })
+        ));
+        // The fixed table comes first.
+        assert_eq!(
+            parse_setoption("setoption name Hash value 2", EXTRA),
+            Ok(Setting::Hash(2))
+        );
+    }
+
+    #[test]
+    fn uci_lines_as_before() {
+        assert_eq!(
+            uci_lines(&[]),
+            [
+                "option name Hash type spin default 16 min 1 max 1048576",
+                "option name Threads type spin default 1 min 1 max 1024",
+                "option name Clear Hash type button",
+                "option name Ponder type check default false",
+                "option name MultiPV type spin default 1 min 1 max 256",
+                "option name Move Overhead type spin default 10 min 0 max 5000",
+                "option name UCI_Chess960 type check default false",
+                "option name SMP type combo default Split var Split var Lazy",
+            ]
+        );
+    }
+
+    #[test]
+    fn markdown_rows() {
+        let table = markdown_table(OPTIONS);
+        let lines: Vec<&str> = table.lines().collect();
+        assert_eq!(lines.len(), OPTIONS.len() + 2);
+        assert_eq!(
+            lines[2],
+            "| `Hash` | spin 1..=1048576 | 16 | table size in MiB; any size, not only powers of two |"
+        );
+        assert!(lines.contains(&"| `Clear Hash` | button |  | empties the table |"));
+        assert!(lines
+            .iter()
+            .any(|l| l.starts_with("| `SMP` | combo `Split` / `Lazy` | Split |")));
+        assert!(table.ends_with("|\n"));
+    }
+}
