@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod eval;
 pub mod options;
+pub mod perft;
 pub mod pool;
 pub mod search;
 pub mod time;

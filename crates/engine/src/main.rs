@@ -3,8 +3,8 @@
 //! and `engram bench [depth] [--no-tt] [--threads N] [--hash MiB] [--private-tt] [--lazy-smp]` (the search
 //! signature and speed; the flags serve the TT and SMP measurements).
 
-use engram::{bench, uci};
-use engram_chess::{divide, Board, STARTPOS};
+use engram::{bench, perft, uci};
+use engram_chess::{Board, STARTPOS};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -27,8 +27,8 @@ fn perft_command(args: &[String]) -> Result<(), String> {
                     return Err(format!("unexpected argument '{s}'"));
                 }
                 let d: u32 = s.parse().map_err(|_| format!("bad depth '{s}'"))?;
-                if d > 20 {
-                    return Err(format!("depth {d} is too deep (max 20)"));
+                if d > perft::MAX_DEPTH {
+                    return Err(format!("depth {d} is too deep (max {})", perft::MAX_DEPTH));
                 }
                 depth = Some(d);
             }
@@ -38,17 +38,8 @@ fn perft_command(args: &[String]) -> Result<(), String> {
     let depth = depth.ok_or("perft needs a depth")?;
     let board = Board::from_fen(&fen, chess960).map_err(|e| e.to_string())?;
     let start = Instant::now();
-    let mut total = 1;
-    if depth > 0 {
-        total = 0;
-        for (mv, n) in divide(&board, depth) {
-            println!("{}: {n}", board.to_uci(mv));
-            total += n;
-        }
-    }
+    let total = perft::print_divide(&board, depth);
     let secs = start.elapsed().as_secs_f64();
-    println!();
-    println!("Nodes searched: {total}");
     eprintln!(
         "time {:.3} s, {:.0} nodes/s",
         secs,

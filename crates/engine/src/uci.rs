@@ -4,13 +4,13 @@
 //! `isready`, `stop`, `ponderhit` and `quit` take effect while it runs. Bad input never panics
 //! and never exits: it gets `info string error: ...` and the state stays as it was.
 
-use crate::bench;
 use crate::eval::Evaluator;
 use crate::options::{self, Setting};
 use crate::pool::Pool;
 use crate::search::{Control, SearchLimits};
 use crate::time::Clock;
-use engram_chess::{divide, Board, Color, Position, STARTPOS};
+use crate::{bench, perft};
+use engram_chess::{Board, Color, Position, STARTPOS};
 use engram_tt::Table;
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::Ordering;
@@ -252,15 +252,13 @@ impl Engine {
         let board = *self.position.board();
         if args.first() == Some(&"perft") {
             match args.get(1).and_then(|d| d.parse::<u32>().ok()) {
-                Some(d) if d <= 20 => {
-                    let mut total = 0;
-                    for (mv, n) in divide(&board, d.max(1)) {
-                        println!("{}: {n}", board.to_uci(mv));
-                        total += n;
-                    }
-                    println!("\nNodes searched: {}", if d == 0 { 1 } else { total });
+                Some(d) if d <= perft::MAX_DEPTH => {
+                    perft::print_divide(&board, d);
                 }
-                _ => error("go perft needs a depth from 0 to 20"),
+                _ => error(format!(
+                    "go perft needs a depth from 0 to {}",
+                    perft::MAX_DEPTH
+                )),
             }
             return;
         }

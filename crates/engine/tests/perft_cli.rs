@@ -1,6 +1,10 @@
 //! The `engram perft` command line, run as a real process.
 
+mod common;
+
+use common::Engine;
 use std::process::Command;
+use std::time::Duration;
 
 fn engram(args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_engram"))
@@ -66,4 +70,35 @@ fn perft_bad_input_is_an_error_not_a_panic() {
         assert!(err.starts_with("error: "), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn perft_from_the_shell_equals_go_perft() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    for depth in 0..=3 {
+        let (ok, out, err) = engram(&["perft", &depth.to_string()]);
+        assert!(ok, "perft {depth}: {err}");
+        assert!(
+            err.starts_with("time "),
+            "the timing line goes to stderr: {err}"
+        );
+        let seen = e.log.len();
+        e.send(&format!("go perft {depth}"));
+        e.wait_for(Duration::from_secs(10), |l| l.starts_with("Nodes searched"));
+        let uci: Vec<&str> = e.log[seen..].iter().map(String::as_str).collect();
+        let shell: Vec<&str> = out.lines().collect();
+        assert_eq!(shell, uci, "depth {depth}");
+        let moves = shell
+            .iter()
+            .filter(|l| l.contains(": ") && !l.starts_with("Nodes"))
+            .count();
+        let total = ["1", "20", "400", "8902"][depth];
+        assert_eq!(moves, if depth == 0 { 0 } else { 20 }, "depth {depth}");
+        assert_eq!(
+            shell[shell.len() - 2..],
+            ["", &format!("Nodes searched: {total}")]
+        );
+    }
+    e.quit();
 }
