@@ -2,6 +2,7 @@
 //! search, evaluation, time management and the UCI protocol; `main.rs` is the thin binary.
 
 pub mod bench;
+pub mod cli;
 pub mod eval;
 pub mod options;
 pub mod perft;

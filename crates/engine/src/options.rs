@@ -1,8 +1,8 @@
 //! The UCI options, declared once in [`OPTIONS`]. From that table come the `option name ...`
 //! lines of the `uci` command ([`uci_lines`]), the parsing and validation of `setoption`
 //! ([`parse_setoption`], which gives a typed [`Setting`] that [`crate::uci`] applies) and the
-//! README's options table ([`markdown_table`]). The limits are public constants, to be shared
-//! with the command line.
+//! README's options table ([`markdown_table`]). The limits are public constants, shared with
+//! the command line ([`crate::cli`]).
 //!
 //! More options can be appended from another module: every function here also takes an
 //! `extra` slice of declarations, listed after [`OPTIONS`] and validated the same way; see

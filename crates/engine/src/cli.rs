@@ -1,0 +1,215 @@
+//! The `engram` command line (clap, derive). Without a command it is the UCI engine; each
+//! subcommand is a [`Command`] variant with its own arguments struct and `run`, so new ones
+//! (`analyse`, `hash`, `datagen`, ...) plug in as new variants. Argument limits come from the
+//! constants the UCI side uses too ([`crate::options`], [`crate::perft::MAX_DEPTH`],
+//! [`crate::bench::MAX_DEPTH`]).
+
+use crate::options::{HASH_MAX, THREADS_MAX};
+use crate::{bench, perft, uci};
+use clap::builder::RangedU64ValueParser;
+use clap::{value_parser, Args, Parser, Subcommand};
+use engram_chess::{Board, STARTPOS};
+use std::time::Instant;
+
+/// Engram: a UCI chess engine built around its transposition table.
+///
+/// Without a command, speaks UCI on standard input and output (point a chess GUI,
+/// cutechess-cli or fastchess at this binary).
+#[derive(Debug, Parser)]
+#[command(name = "Engram", bin_name = "engram", version)]
+pub struct Cli {
+    /// What to run instead of the UCI engine.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Count the leaf nodes of the legal move tree, divided by root move (as `go perft` prints).
+    Perft(PerftArgs),
+    /// Search the built-in positions to a fixed depth; prints the node count (with one
+    /// thread, the `Bench:` signature of commits) and the speed.
+    Bench(BenchArgs),
+}
+
+/// `engram perft <depth> [--fen FEN] [--chess960]`.
+#[derive(Debug, Args)]
+pub struct PerftArgs {
+    /// Plies to search (0 counts the position itself).
+    #[arg(value_parser = value_parser!(u32).range(0..=i64::from(perft::MAX_DEPTH)))]
+    pub depth: u32,
+    /// The position, in FEN (X-FEN or Shredder-FEN with --chess960).
+    #[arg(long, value_name = "FEN", default_value = STARTPOS, hide_default_value = true)]
+    pub fen: String,
+    /// Chess960: castling rights in X-FEN or Shredder-FEN, castling moves as king-takes-rook.
+    #[arg(long)]
+    pub chess960: bool,
+}
+
+/// `engram bench [depth] [--no-tt] [--threads N] [--hash MiB] [--private-tt] [--lazy-smp]`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Search depth per position.
+    #[arg(
+        default_value_t = bench::DEFAULT_DEPTH,
+        value_parser = value_parser!(i32).range(1..=i64::from(bench::MAX_DEPTH)),
+    )]
+    pub depth: i32,
+    /// Disable the transposition table (to measure what it saves).
+    #[arg(long)]
+    pub no_tt: bool,
+    /// Search threads.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = bench::Config::default().threads,
+        value_parser = RangedU64ValueParser::<usize>::new().range(1..=THREADS_MAX as u64),
+    )]
+    pub threads: usize,
+    /// Table size in MiB.
+    #[arg(
+        long,
+        value_name = "MiB",
+        default_value_t = bench::Config::default().hash,
+        value_parser = RangedU64ValueParser::<usize>::new().range(1..=HASH_MAX as u64),
+    )]
+    pub hash: usize,
+    /// Give each thread its own table instead of sharing one.
+    #[arg(long)]
+    pub private_tt: bool,
+    /// Threads spread over depths (Lazy SMP) instead of splitting the tree.
+    #[arg(long)]
+    pub lazy_smp: bool,
+}
+
+impl Cli {
+    /// Runs the command, or the UCI engine without one. An `Err` is the message to print
+    /// after `error: ` (the process then exits non-zero).
+    pub fn run(self) -> Result<(), String> {
+        match self.command {
+            None => {
+                uci::Engine::new().run();
+                Ok(())
+            }
+            Some(command) => command.run(),
+        }
+    }
+}
+
+impl Command {
+    /// Runs the subcommand.
+    pub fn run(self) -> Result<(), String> {
+        match self {
+            Command::Perft(args) => args.run(),
+            Command::Bench(args) => bench::print(args.config()),
+        }
+    }
+}
+
+impl PerftArgs {
+    /// Prints the divide to stdout and the time and speed to stderr.
+    pub fn run(&self) -> Result<(), String> {
+        let board = Board::from_fen(&self.fen, self.chess960).map_err(|e| e.to_string())?;
+        let start = Instant::now();
+        let total = perft::print_divide(&board, self.depth);
+        let secs = start.elapsed().as_secs_f64();
+        eprintln!(
+            "time {:.3} s, {:.0} nodes/s",
+            secs,
+            total as f64 / secs.max(1e-9)
+        );
+        Ok(())
+    }
+}
+
+impl BenchArgs {
+    /// The bench configuration these arguments ask for.
+    pub fn config(&self) -> bench::Config {
+        bench::Config {
+            depth: self.depth,
+            use_tt: !self.no_tt,
+            threads: self.threads,
+            hash: self.hash,
+            private_tt: self.private_tt,
+            lazy_smp: self.lazy_smp,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
+        Cli::try_parse_from(std::iter::once("engram").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn no_arguments_is_the_uci_engine() {
+        assert!(parse(&[]).unwrap().command.is_none());
+    }
+
+    #[test]
+    fn bench_defaults_are_the_bench_defaults() {
+        let Some(Command::Bench(args)) = parse(&["bench"]).unwrap().command else {
+            panic!("not bench");
+        };
+        let (got, want) = (args.config(), bench::Config::default());
+        assert_eq!(
+            (got.depth, got.use_tt, got.threads, got.hash),
+            (want.depth, want.use_tt, want.threads, want.hash)
+        );
+        assert_eq!(
+            (got.private_tt, got.lazy_smp),
+            (want.private_tt, want.lazy_smp)
+        );
+    }
+
+    #[test]
+    fn bench_flags_in_any_order() {
+        let cli = parse(&[
+            "bench",
+            "--threads",
+            "2",
+            "9",
+            "--no-tt",
+            "--hash",
+            "64",
+            "--lazy-smp",
+            "--private-tt",
+        ])
+        .unwrap();
+        let Some(Command::Bench(args)) = cli.command else {
+            panic!("not bench");
+        };
+        let c = args.config();
+        assert_eq!((c.depth, c.use_tt, c.threads, c.hash), (9, false, 2, 64));
+        assert!(c.private_tt && c.lazy_smp);
+    }
+
+    #[test]
+    fn limits_are_the_shared_constants() {
+        let max = perft::MAX_DEPTH.to_string();
+        let over = (perft::MAX_DEPTH + 1).to_string();
+        assert!(parse(&["perft", "0"]).is_ok());
+        assert!(parse(&["perft", &max]).is_ok());
+        assert!(parse(&["perft", &over]).is_err());
+        let max = bench::MAX_DEPTH.to_string();
+        let over = (bench::MAX_DEPTH + 1).to_string();
+        assert!(parse(&["bench", &max]).is_ok());
+        assert!(parse(&["bench", &over]).is_err());
+        assert!(parse(&["bench", "0"]).is_err());
+        for (flag, max) in [("--threads", THREADS_MAX), ("--hash", HASH_MAX)] {
+            assert!(parse(&["bench", flag, &max.to_string()]).is_ok());
+            assert!(parse(&["bench", flag, &(max + 1).to_string()]).is_err());
+            assert!(parse(&["bench", flag, "0"]).is_err());
+        }
+    }
+}
