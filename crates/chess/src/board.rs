@@ -31,19 +31,16 @@ pub struct Board {
     pub(crate) pinned: Bitboard,
     pub(crate) hash: u64,
     pub(crate) pawn_key: u64,
-    pub(crate) material_key: u64,
     pub(crate) chess960: bool,
 }
 
-/// The three Zobrist keys of a position.
+/// The two Zobrist keys of a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Keys {
     /// The main (Polyglot) key.
     pub hash: u64,
     /// Pawns and kings only.
     pub pawn: u64,
-    /// Piece counts only.
-    pub material: u64,
 }
 
 impl Default for Board {
@@ -72,7 +69,6 @@ impl Board {
             pinned: Bitboard::EMPTY,
             hash: 0,
             pawn_key: 0,
-            material_key: 0,
             chess960: false,
         }
     }
@@ -181,18 +177,11 @@ impl Board {
         self.pawn_key
     }
 
-    /// The material key (piece counts).
-    #[inline]
-    pub fn material_key(&self) -> u64 {
-        self.material_key
-    }
-
-    /// All three keys.
+    /// Both keys.
     pub fn keys(&self) -> Keys {
         Keys {
             hash: self.hash,
             pawn: self.pawn_key,
-            material: self.material_key,
         }
     }
 
@@ -303,28 +292,6 @@ impl Board {
         }
     }
 
-    /// The count of `piece` on the board.
-    #[inline(always)]
-    fn count(&self, piece: Piece) -> u32 {
-        (self.pieces[piece.kind().index()] & self.colors[piece.color().index()]).len()
-    }
-
-    /// Adds a piece and updates the material key (the piece becomes number `count`).
-    #[inline(always)]
-    fn add_material(&mut self, piece: Piece, sq: Square) {
-        let n = self.count(piece);
-        self.material_key ^= zobrist::material(piece, n);
-        self.put(piece, sq);
-    }
-
-    /// Removes a piece and updates the material key.
-    #[inline(always)]
-    fn remove_material(&mut self, piece: Piece, sq: Square) {
-        self.remove(piece, sq);
-        let n = self.count(piece);
-        self.material_key ^= zobrist::material(piece, n);
-    }
-
     /// Whether a pawn of the side to move attacks the en-passant square `ep` (the Polyglot
     /// condition for keeping it).
     #[inline(always)]
@@ -357,7 +324,7 @@ impl Board {
             }
             MoveKind::EnPassant => {
                 let captured = Square::new(to.file(), from.rank());
-                self.remove_material(Piece::new(them, PieceKind::Pawn), captured);
+                self.remove(Piece::new(them, PieceKind::Pawn), captured);
                 self.remove(mover, from);
                 self.put(mover, to);
                 self.halfmove = 0;
@@ -365,13 +332,12 @@ impl Board {
             MoveKind::Normal | MoveKind::Promotion => {
                 let target = self.mailbox[to.index()];
                 if target != NO_PIECE {
-                    self.remove_material(Piece::from_index_unchecked(target), to);
+                    self.remove(Piece::from_index_unchecked(target), to);
                     self.halfmove = 0;
                 }
                 self.remove(mover, from);
                 if let Some(kind) = mv.promotion_kind() {
-                    self.material_key ^= zobrist::material(mover, self.count(mover));
-                    self.add_material(Piece::new(us, kind), to);
+                    self.put(Piece::new(us, kind), to);
                 } else {
                     self.put(mover, to);
                 }
@@ -461,27 +427,15 @@ impl Board {
 
     // ---- Keys from scratch -----------------------------------------------------------------
 
-    /// Computes all three keys from scratch (for tests and for building a position).
+    /// Computes both keys from scratch (for tests and for building a position).
     pub fn compute_keys(&self) -> Keys {
-        let mut keys = Keys {
-            hash: 0,
-            pawn: 0,
-            material: 0,
-        };
+        let mut keys = Keys { hash: 0, pawn: 0 };
         for sq in self.occupied() {
             let piece = self.piece_on(sq).expect("occupied square has a piece");
             let k = zobrist::piece_square(piece, sq);
             keys.hash ^= k;
             if matches!(piece.kind(), PieceKind::Pawn | PieceKind::King) {
                 keys.pawn ^= k;
-            }
-        }
-        for color in Color::ALL {
-            for kind in PieceKind::ALL {
-                let piece = Piece::new(color, kind);
-                for n in 0..self.count(piece) {
-                    keys.material ^= zobrist::material(piece, n);
-                }
             }
         }
         for (color, side, _) in self.castling.iter() {
@@ -505,7 +459,7 @@ impl Board {
 
     /// Builds a board from its parts; used by the FEN parser after validation.
     pub(crate) fn place(&mut self, piece: Piece, sq: Square) {
-        self.add_material(piece, sq);
+        self.put(piece, sq);
     }
 
     /// Recomputes derived state (keys, checks) after the FEN parser set the fields.
@@ -513,7 +467,6 @@ impl Board {
         let keys = self.compute_keys();
         self.hash = keys.hash;
         self.pawn_key = keys.pawn;
-        self.material_key = keys.material;
         self.update_check_info();
     }
 

@@ -39,11 +39,6 @@ impl Position {
         &self.moves
     }
 
-    /// The last move played, if any.
-    pub fn last_move(&self) -> Option<Move> {
-        self.moves.last().copied()
-    }
-
     /// Plays a legal move.
     #[inline]
     pub fn make(&mut self, mv: Move) {
@@ -94,12 +89,6 @@ impl Position {
         let mut moves = Vec::with_capacity(n - from + 64);
         moves.extend_from_slice(&self.moves[from..]);
         Position { boards, moves }
-    }
-
-    /// Forgets the history before the current board (keeps repetition keys out of reach).
-    pub fn clear_history(&mut self) {
-        let board = *self.board();
-        *self = Position::new(board);
     }
 
     /// How many earlier positions in the reversible part of the history (since the last capture,

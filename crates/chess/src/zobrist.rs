@@ -3,9 +3,8 @@
 //! The main key is the XOR of one number per piece on its square, one per castling right, the
 //! en-passant file (only when a pawn of the side to move stands ready to capture, the Polyglot
 //! rule) and one when White is to move. The pawn key covers pawns and kings (for a pawn-structure
-//! cache), the material key the count of each piece (for a material cache). All three are
-//! updated incrementally by [`crate::Board::play`]; [`crate::Board::compute_keys`] recomputes
-//! them from scratch for tests.
+//! cache). Both are updated incrementally by [`crate::Board::play`];
+//! [`crate::Board::compute_keys`] recomputes them from scratch for tests.
 
 use crate::castling::CastleSide;
 use crate::polyglot::POLYGLOT;
@@ -34,12 +33,4 @@ pub fn en_passant(file: File) -> u64 {
 #[inline(always)]
 pub fn white_to_move() -> u64 {
     POLYGLOT[780]
-}
-
-/// The material-key component for "the `count`-th piece of this kind and colour" (count < 64).
-#[inline(always)]
-pub fn material(piece: Piece, count: u32) -> u64 {
-    // Reuses the piece-square numbers with the count in place of the square, rotated so the
-    // material key never cancels against a piece-square key of the same piece.
-    piece_square(piece, Square::from_index(count as u8)).rotate_left(23)
 }
