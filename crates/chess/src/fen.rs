@@ -1,13 +1,16 @@
 //! FEN parsing and output, with Shredder-FEN and X-FEN castling for Chess960.
 //!
-//! The parser never panics and never accepts an illegal position: every malformed or impossible
-//! input is a [`FenError`] saying what is wrong.
+//! Parsing reads the fields into a [`Setup`] (`str::parse`), and [`Board::from_fen`] builds the
+//! board from it with [`Board::from_setup`], which checks the position. The parser never panics
+//! and never accepts an illegal position: every malformed or impossible input is a [`FenError`]
+//! saying what is wrong.
 
-use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::castling::CastleSide;
+use crate::castling::{CastleSide, CastlingRights};
+use crate::setup::{Setup, SetupError};
 use crate::types::{Color, File, Piece, PieceKind, Rank, Square};
 use core::fmt;
+use core::str::FromStr;
 
 /// The standard starting position.
 pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -27,7 +30,8 @@ pub enum FenError {
     EnPassant(String),
     /// The halfmove clock or fullmove number is not a valid number.
     Clock(String),
-    /// The placement parses but is not a legal chess position (the text says why).
+    /// The fields parse but do not make a legal chess position (the text says why; castling
+    /// and en-passant problems are [`FenError::Castling`] and [`FenError::EnPassant`]).
     Illegal(String),
 }
 
@@ -47,7 +51,28 @@ impl fmt::Display for FenError {
 
 impl std::error::Error for FenError {}
 
-fn parse_placement(board: &mut Board, field: &str) -> Result<(), FenError> {
+impl From<SetupError> for FenError {
+    fn from(e: SetupError) -> FenError {
+        let text = e.to_string();
+        match e {
+            SetupError::CastlingKing(_)
+            | SetupError::CastlingRook { .. }
+            | SetupError::CastlingNotStandard { .. } => FenError::Castling(text),
+            SetupError::EnPassantRank(_)
+            | SetupError::EnPassantNoPawn(_)
+            | SetupError::EnPassantOccupied(_)
+            | SetupError::EnPassantChecks(_) => FenError::EnPassant(text),
+            SetupError::KingCount { .. }
+            | SetupError::PawnCount { .. }
+            | SetupError::PieceCount { .. }
+            | SetupError::PawnOnBackRank(_)
+            | SetupError::OpponentInCheck
+            | SetupError::TooManyCheckers(_) => FenError::Illegal(text),
+        }
+    }
+}
+
+fn parse_placement(setup: &mut Setup, field: &str) -> Result<(), FenError> {
     let ranks: Vec<&str> = field.split('/').collect();
     if ranks.len() != 8 {
         return Err(FenError::Board(format!(
@@ -74,7 +99,7 @@ fn parse_placement(board: &mut Board, field: &str) -> Result<(), FenError> {
                         rank.to_char()
                     )));
                 }
-                board.place(piece, Square::new(File::from_index(file), rank));
+                setup.put(piece, Square::new(File::from_index(file), rank));
                 file += 1;
             } else {
                 return Err(FenError::Board(format!("unexpected character '{c}'")));
@@ -96,51 +121,25 @@ fn parse_placement(board: &mut Board, field: &str) -> Result<(), FenError> {
     Ok(())
 }
 
-fn validate_material(board: &Board) -> Result<(), FenError> {
-    for color in Color::ALL {
-        let name = if color == Color::White {
-            "White"
-        } else {
-            "Black"
-        };
-        let kings = board.colored(color, PieceKind::King).len();
-        if kings != 1 {
-            return Err(FenError::Illegal(format!("{name} has {kings} kings")));
-        }
-        let pawns = board.colored(color, PieceKind::Pawn).len();
-        if pawns > 8 {
-            return Err(FenError::Illegal(format!("{name} has {pawns} pawns")));
-        }
-        if board.color(color).len() > 16 {
-            return Err(FenError::Illegal(format!("{name} has more than 16 pieces")));
-        }
-    }
-    if (board.pieces(PieceKind::Pawn)
-        & (Bitboard::rank(Rank::First) | Bitboard::rank(Rank::Eighth)))
-    .any()
-    {
-        return Err(FenError::Illegal("a pawn on the first or last rank".into()));
-    }
-    Ok(())
-}
-
-/// Finds the outermost rook of `color` on its back rank beyond the king towards `side`.
-fn outer_rook(board: &Board, color: Color, side: CastleSide) -> Option<File> {
-    let king = board.king(color);
-    let rooks = board.colored(color, PieceKind::Rook) & Bitboard::rank(color.back_rank());
-    let files = rooks.iter().map(|s| s.file()).filter(|f| match side {
-        CastleSide::King => *f > king.file(),
-        CastleSide::Queen => *f < king.file(),
-    });
+/// The file of the outermost rook of `color` on its first rank beyond `king` towards `side`.
+fn outer_rook(setup: &Setup, color: Color, king: Square, side: CastleSide) -> Option<File> {
+    let rook = Piece::new(color, PieceKind::Rook);
+    let mut files = File::ALL
+        .into_iter()
+        .filter(|&f| setup.piece_on(Square::new(f, color.back_rank())) == Some(rook));
     match side {
-        CastleSide::King => files.max(),
-        CastleSide::Queen => files.min(),
+        CastleSide::King => files.rev().find(|&f| f > king.file()),
+        CastleSide::Queen => files.find(|&f| f < king.file()),
     }
 }
 
-fn parse_castling(board: &mut Board, field: &str, chess960: bool) -> Result<(), FenError> {
+/// Reads the castling field: `-`, X-FEN `KQkq` (the outermost rook on that side of the king) or
+/// Shredder-FEN rook files (`HAha`). Whether the rights fit the position is
+/// [`Board::from_setup`]'s to check.
+fn parse_castling(setup: &Setup, field: &str) -> Result<CastlingRights, FenError> {
+    let mut rights = CastlingRights::EMPTY;
     if field == "-" {
-        return Ok(());
+        return Ok(rights);
     }
     if field.is_empty() || field.len() > 4 {
         return Err(FenError::Castling(format!("'{field}'")));
@@ -151,87 +150,86 @@ fn parse_castling(board: &mut Board, field: &str, chess960: bool) -> Result<(), 
         } else {
             Color::Black
         };
-        let king = board.king(color);
-        if king.rank() != color.back_rank() {
-            return Err(FenError::Castling(format!(
-                "'{c}' but the king is not on its first rank"
-            )));
+        if !matches!(c.to_ascii_lowercase(), 'k' | 'q' | 'a'..='h') {
+            return Err(FenError::Castling(format!("unexpected character '{c}'")));
         }
+        let king = setup
+            .squares_of(Piece::new(color, PieceKind::King))
+            .next()
+            .ok_or_else(|| FenError::Castling(format!("'{c}' but there is no king")))?;
         let (side, file) = match c.to_ascii_lowercase() {
-            'k' => (CastleSide::King, outer_rook(board, color, CastleSide::King)),
+            'k' => (
+                CastleSide::King,
+                outer_rook(setup, color, king, CastleSide::King),
+            ),
             'q' => (
                 CastleSide::Queen,
-                outer_rook(board, color, CastleSide::Queen),
+                outer_rook(setup, color, king, CastleSide::Queen),
             ),
-            'a'..='h' => {
-                let file = File::from_char(c.to_ascii_lowercase()).expect("a..h is a file");
-                let side = if file > king.file() {
-                    CastleSide::King
-                } else {
-                    CastleSide::Queen
-                };
-                (side, Some(file))
+            lower => {
+                let file = File::from_char(lower).expect("a..h is a file");
+                (
+                    CastleSide::of(king, Square::new(file, king.rank())),
+                    Some(file),
+                )
             }
-            _ => return Err(FenError::Castling(format!("unexpected character '{c}'"))),
         };
         let file = file.ok_or_else(|| {
             FenError::Castling(format!("'{c}' but there is no rook to castle with"))
         })?;
-        let rook_sq = Square::new(file, color.back_rank());
-        if board.piece_on(rook_sq) != Some(Piece::new(color, PieceKind::Rook))
-            || file == king.file()
-        {
-            return Err(FenError::Castling(format!(
-                "'{c}' but there is no rook on {rook_sq}"
-            )));
-        }
-        if !chess960 {
-            let standard_rook = if side == CastleSide::King {
-                File::H
-            } else {
-                File::A
-            };
-            if king.file() != File::E || file != standard_rook {
-                return Err(FenError::Castling(format!(
-                    "'{c}' needs the king on e and the rook on a or h (or Chess960 mode)"
-                )));
-            }
-        }
-        if board.castling.has(color, side) {
+        if rights.has(color, side) {
             return Err(FenError::Castling(format!("'{c}' repeats a right")));
         }
-        board.castling.set(color, side, Some(file));
+        rights.set(color, side, Some(file));
     }
-    Ok(())
+    Ok(rights)
 }
 
-fn parse_en_passant(board: &mut Board, field: &str) -> Result<(), FenError> {
-    if field == "-" {
-        return Ok(());
+fn parse_clock(field: Option<&str>, what: &str, default: u16) -> Result<u16, FenError> {
+    match field {
+        Some(s) => s
+            .parse()
+            .map_err(|_| FenError::Clock(format!("{what} '{s}'"))),
+        None => Ok(default),
     }
-    let ep = Square::parse(field)
-        .ok_or_else(|| FenError::EnPassant(format!("'{field}' is not a square")))?;
-    let us = board.side;
-    let them = us.flip();
-    if ep.rank() != us.relative_rank(Rank::Sixth) {
-        return Err(FenError::EnPassant(format!(
-            "{ep} is not on the {} rank",
-            if us == Color::White { "6th" } else { "3rd" }
-        )));
+}
+
+/// Reads the fields of a FEN (4 to 6; missing clocks default to `0 1`) without checking that
+/// they make a legal position: that is [`Board::from_setup`]'s job, and [`Board::from_fen`]
+/// does both.
+///
+/// ```
+/// use engram_chess::{Board, Setup};
+/// let setup: Setup = engram_chess::STARTPOS.parse().unwrap();
+/// assert_eq!(setup, Setup::startpos());
+/// let no_kings: Setup = "8/8/8/8/8/8/8/8 w - -".parse().unwrap();
+/// assert!(Board::from_setup(no_kings, false).is_err());
+/// ```
+impl FromStr for Setup {
+    type Err = FenError;
+
+    fn from_str(fen: &str) -> Result<Setup, FenError> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if !(4..=6).contains(&fields.len()) {
+            return Err(FenError::FieldCount(fields.len()));
+        }
+        let mut setup = Setup::empty();
+        parse_placement(&mut setup, fields[0])?;
+        setup.side = match fields[1] {
+            "w" => Color::White,
+            "b" => Color::Black,
+            s => return Err(FenError::SideToMove(s.into())),
+        };
+        setup.castling = parse_castling(&setup, fields[2])?;
+        if fields[3] != "-" {
+            let ep = Square::parse(fields[3])
+                .ok_or_else(|| FenError::EnPassant(format!("'{}' is not a square", fields[3])))?;
+            setup.ep = Some(ep);
+        }
+        setup.halfmove = parse_clock(fields.get(4).copied(), "halfmove clock", 0)?;
+        setup.fullmove = parse_clock(fields.get(5).copied(), "fullmove number", 1)?;
+        Ok(setup)
     }
-    let down: i8 = if us == Color::White { -8 } else { 8 };
-    let pushed = ep.offset(down).expect("on the board");
-    let origin = ep.offset(-down).expect("on the board");
-    if board.piece_on(pushed) != Some(Piece::new(them, PieceKind::Pawn)) {
-        return Err(FenError::EnPassant(format!(
-            "no pawn on {pushed} that could have just moved two squares"
-        )));
-    }
-    if board.piece_on(ep).is_some() || board.piece_on(origin).is_some() {
-        return Err(FenError::EnPassant(format!("{ep} or {origin} is occupied")));
-    }
-    board.set_ep_if_capturable(ep);
-    Ok(())
 }
 
 impl Board {
@@ -246,54 +244,8 @@ impl Board {
     /// assert!(Board::from_fen("8/8/8/8/8/8/8/K7 w - - 0 1", false).is_err());
     /// ```
     pub fn from_fen(fen: &str, chess960: bool) -> Result<Board, FenError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if !(4..=6).contains(&fields.len()) {
-            return Err(FenError::FieldCount(fields.len()));
-        }
-        let mut board = Board::empty();
-        board.chess960 = chess960;
-        parse_placement(&mut board, fields[0])?;
-        validate_material(&board)?;
-        board.side = match fields[1] {
-            "w" => Color::White,
-            "b" => Color::Black,
-            s => return Err(FenError::SideToMove(s.into())),
-        };
-        parse_castling(&mut board, fields[2], chess960)?;
-        parse_en_passant(&mut board, fields[3])?;
-        if let Some(s) = fields.get(4) {
-            board.halfmove = s
-                .parse()
-                .map_err(|_| FenError::Clock(format!("halfmove clock '{s}'")))?;
-        }
-        if let Some(s) = fields.get(5) {
-            let n: u16 = s
-                .parse()
-                .map_err(|_| FenError::Clock(format!("fullmove number '{s}'")))?;
-            board.fullmove = n.max(1);
-        }
-
-        // The side that just moved may not be in check.
-        let them = board.side.flip();
-        if board.is_attacked(board.king(them), board.side, board.occupied()) {
-            return Err(FenError::Illegal("the side not to move is in check".into()));
-        }
-        board.finish_setup();
-        if board.checkers.len() > 2 {
-            return Err(FenError::Illegal("more than two pieces give check".into()));
-        }
-        if let Some(ep) = fields.get(3).and_then(|s| Square::parse(s)) {
-            // A double push can only give check directly or by discovery; a check by anything
-            // else means the en-passant square cannot be real.
-            let pushed = Square::new(ep.file(), board.side.relative_rank(Rank::Fifth));
-            let others = board.checkers.without(pushed);
-            if others.has_many() || (board.checkers.has_many() && !board.checkers.has(pushed)) {
-                return Err(FenError::EnPassant(format!(
-                    "{ep} is impossible with these checks"
-                )));
-            }
-        }
-        Ok(board)
+        let setup: Setup = fen.parse()?;
+        Ok(Board::from_setup(setup, chess960)?)
     }
 
     /// The FEN of this position. Castling is `KQkq` in standard mode and Shredder-FEN (rook
@@ -322,13 +274,14 @@ impl Board {
             }
         }
         s.push(' ');
-        s.push(self.side.to_char());
+        s.push(self.side_to_move().to_char());
         s.push(' ');
-        if !self.castling.any() {
+        let castling = self.castling_rights();
+        if !castling.any() {
             s.push('-');
         }
-        for (color, side, file) in self.castling.iter() {
-            let c = if self.chess960 {
+        for (color, side, file) in castling.iter() {
+            let c = if self.is_chess960() {
                 file.to_char()
             } else if side == CastleSide::King {
                 'k'
@@ -342,12 +295,30 @@ impl Board {
             });
         }
         s.push(' ');
-        match self.ep {
+        match self.en_passant() {
             Some(ep) => s.push_str(&ep.to_string()),
             None => s.push('-'),
         }
-        s.push_str(&format!(" {} {}", self.halfmove, self.fullmove));
+        s.push_str(&format!(
+            " {} {}",
+            self.halfmove_clock(),
+            self.fullmove_number()
+        ));
         s
+    }
+}
+
+/// A board displays as its FEN.
+impl fmt::Display for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_fen())
+    }
+}
+
+/// A board debug-prints as `Board(<FEN>)`.
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Board({})", self.to_fen())
     }
 }
 
@@ -389,6 +360,37 @@ mod tests {
         for fen in bad {
             assert!(Board::from_fen(fen, false).is_err(), "accepted {fen}");
         }
+    }
+
+    #[test]
+    fn startpos_matches_setup() {
+        assert_eq!(Board::from_fen(STARTPOS, false).unwrap(), Board::startpos());
+        assert_eq!(Board::startpos().to_fen(), STARTPOS);
+        assert_eq!(STARTPOS.parse::<Setup>().unwrap(), Setup::startpos());
+    }
+
+    #[test]
+    fn error_kinds() {
+        let kind = |fen: &str| match Board::from_fen(fen, false) {
+            Err(FenError::FieldCount(_)) => "fields",
+            Err(FenError::Board(_)) => "board",
+            Err(FenError::SideToMove(_)) => "side",
+            Err(FenError::Castling(_)) => "castling",
+            Err(FenError::EnPassant(_)) => "en passant",
+            Err(FenError::Clock(_)) => "clock",
+            Err(FenError::Illegal(_)) => "illegal",
+            Ok(_) => "ok",
+        };
+        assert_eq!(kind("4k3/8/8/8/8/8/8/4K3 w - -"), "ok");
+        assert_eq!(kind("4k3/8/8/8/8/8/8/4K3 w -"), "fields");
+        assert_eq!(kind("4k3/8/8/8/8/8/8/4K2 w - - 0 1"), "board");
+        assert_eq!(kind("4k3/8/8/8/8/8/8/4K3 x - - 0 1"), "side");
+        assert_eq!(kind("4k3/8/8/8/8/8/8/4K3 w K - 0 1"), "castling");
+        assert_eq!(kind("4k3/8/8/8/8/8/8/R3K1R1 w K - 0 1"), "castling");
+        assert_eq!(kind("4k3/8/8/8/8/8/8/4K3 w - e6 0 1"), "en passant");
+        assert_eq!(kind("4k3/8/8/8/8/8/8/4K3 w - - x 1"), "clock");
+        assert_eq!(kind("4k3/8/8/8/8/8/8/4KK2 w - - 0 1"), "illegal");
+        assert_eq!(kind("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1"), "illegal");
     }
 
     #[test]

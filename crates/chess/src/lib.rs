@@ -26,6 +26,7 @@ pub mod notation;
 pub mod perft;
 mod polyglot;
 pub mod position;
+pub mod setup;
 pub mod types;
 pub mod zobrist;
 
@@ -38,4 +39,5 @@ pub use movegen::{GenType, MoveList, PieceMoves};
 pub use notation::MoveError;
 pub use perft::{divide, perft};
 pub use position::Position;
+pub use setup::{Setup, SetupError};
 pub use types::{Color, File, Piece, PieceKind, Rank, Square};

@@ -10,7 +10,7 @@ use crate::attacks::{
     rook_attacks,
 };
 use crate::bitboard::Bitboard;
-use crate::board::{Board, NO_PIECE};
+use crate::board::Board;
 use crate::castling::CastleSide;
 use crate::chess_move::{Move, MoveKind};
 use crate::types::{Color, PieceKind, Rank, Square};
@@ -239,17 +239,16 @@ impl Board {
         if candidates.is_empty() {
             return candidates;
         }
-        let them = self.side.flip();
-        let their = self.colors[them.index()];
-        let p = &self.pieces;
-        let their_pawns = p[PieceKind::Pawn.index()] & their;
+        let them = self.side_to_move().flip();
+        let their = self.color(them);
+        let their_pawns = self.pieces(PieceKind::Pawn) & their;
         let mut danger = pawn_attacks_set(them, their_pawns) | king_attacks(self.king(them));
-        for n in p[PieceKind::Knight.index()] & their {
+        for n in self.pieces(PieceKind::Knight) & their {
             danger |= knight_attacks(n);
         }
         let mut safe = candidates - danger;
-        let rooks = (p[PieceKind::Rook.index()] | p[PieceKind::Queen.index()]) & their;
-        let bishops = (p[PieceKind::Bishop.index()] | p[PieceKind::Queen.index()]) & their;
+        let rooks = (self.pieces(PieceKind::Rook) | self.pieces(PieceKind::Queen)) & their;
+        let bishops = (self.pieces(PieceKind::Bishop) | self.pieces(PieceKind::Queen)) & their;
         if (rooks | bishops).any() {
             let occ = occ.without(king);
             for sq in safe {
@@ -269,7 +268,7 @@ impl Board {
         if self.in_check() {
             return false;
         }
-        let rank = self.side.back_rank();
+        let rank = self.side_to_move().back_rank();
         let king_to = Square::new(side.king_to(), rank);
         let rook_to = Square::new(side.rook_to(), rank);
         let occ = self.occupied().without(king).without(rook);
@@ -278,7 +277,7 @@ impl Board {
         if (must_be_empty & occ).any() {
             return false;
         }
-        let them = self.side.flip();
+        let them = self.side_to_move().flip();
         // Without the castling rook on the board: in Chess960 it may shield the king's target.
         for sq in between(king, king_to).with(king_to) {
             if self.is_attacked(sq, them, occ) {
@@ -291,27 +290,26 @@ impl Board {
     /// Whether the en-passant capture by the pawn on `from` leaves our king safe.
     #[inline]
     fn en_passant_legal(&self, from: Square, ep: Square) -> bool {
-        let us = self.side;
-        let their = self.colors[us.flip().index()];
+        let us = self.side_to_move();
+        let their = self.color(us.flip());
         let king = self.king(us);
         let captured = Square::new(ep.file(), from.rank());
         let occ = self.occupied().without(from).without(captured).with(ep);
-        let p = &self.pieces;
-        let rooks = (p[PieceKind::Rook.index()] | p[PieceKind::Queen.index()]) & their;
-        let bishops = (p[PieceKind::Bishop.index()] | p[PieceKind::Queen.index()]) & their;
-        let leapers = (p[PieceKind::Knight.index()] | p[PieceKind::Pawn.index()]) & their;
+        let rooks = (self.pieces(PieceKind::Rook) | self.pieces(PieceKind::Queen)) & their;
+        let bishops = (self.pieces(PieceKind::Bishop) | self.pieces(PieceKind::Queen)) & their;
+        let leapers = (self.pieces(PieceKind::Knight) | self.pieces(PieceKind::Pawn)) & their;
         (rook_attacks(king, occ) & rooks).is_empty()
             && (bishop_attacks(king, occ) & bishops).is_empty()
-            && (self.checkers & leapers).without(captured).is_empty()
+            && (self.checkers() & leapers).without(captured).is_empty()
     }
 
     /// Feeds the legal moves of kind `gen` to `sink`, piece by piece (pawns mostly set-wise).
     /// Stops early and returns `true` as soon as the sink asks to.
     #[inline(always)]
     fn generate_into<S: Sink>(&self, gen: GenType, sink: &mut S) -> bool {
-        let us = self.side;
-        let our = self.colors[us.index()];
-        let their = self.colors[us.flip().index()];
+        let us = self.side_to_move();
+        let our = self.color(us);
+        let their = self.color(us.flip());
         let occ = our | their;
         let king = self.king(us);
         let (mask, pawn_mask) = match gen {
@@ -322,7 +320,7 @@ impl Board {
 
         // King.
         let mut king_to = self.king_targets(king, king_attacks(king) & !our & mask, occ);
-        if gen != GenType::Noisy && self.castling.any() && !self.in_check() {
+        if gen != GenType::Noisy && self.castling_rights().any() && !self.in_check() {
             for side in CastleSide::ALL {
                 if let Some(rook) = self.castling_rook(us, side) {
                     if self.castling_legal(side, king, rook) {
@@ -340,18 +338,17 @@ impl Board {
         {
             return true;
         }
-        if self.checkers.has_many() {
+        if self.checkers().has_many() {
             return false;
         }
-        let target = match self.checkers.first() {
+        let target = match self.checkers().first() {
             Some(c) => between(king, c).with(c),
             None => Bitboard::FULL,
         } - our;
-        let pinned = self.pinned;
-        let p = &self.pieces;
+        let pinned = self.pinned();
 
         // Knights (a pinned knight can never move).
-        for from in p[PieceKind::Knight.index()] & our & !pinned {
+        for from in self.pieces(PieceKind::Knight) & our & !pinned {
             let to = knight_attacks(from) & target & mask;
             if to.any()
                 && sink.piece(PieceMoves {
@@ -365,8 +362,8 @@ impl Board {
         }
 
         // Sliders; a queen is fed twice, once per direction set.
-        let queens = p[PieceKind::Queen.index()];
-        for from in (p[PieceKind::Bishop.index()] | queens) & our {
+        let queens = self.pieces(PieceKind::Queen);
+        for from in (self.pieces(PieceKind::Bishop) | queens) & our {
             let mut to = bishop_attacks(from, occ) & target & mask;
             if pinned.has(from) {
                 to &= line(king, from);
@@ -380,7 +377,7 @@ impl Board {
                 return true;
             }
         }
-        for from in (p[PieceKind::Rook.index()] | queens) & our {
+        for from in (self.pieces(PieceKind::Rook) | queens) & our {
             let mut to = rook_attacks(from, occ) & target & mask;
             if pinned.has(from) {
                 to &= line(king, from);
@@ -396,7 +393,7 @@ impl Board {
         }
 
         // Pawns: unpinned ones set-wise, pinned ones one by one.
-        let pawns = p[PieceKind::Pawn.index()] & our;
+        let pawns = self.pieces(PieceKind::Pawn) & our;
         let empty = !occ;
         let free = pawns - pinned;
         let (third_rank, up) = match us {
@@ -441,7 +438,7 @@ impl Board {
                 return true;
             }
         }
-        if let Some(ep) = self.ep {
+        if let Some(ep) = self.en_passant() {
             if gen != GenType::Quiet {
                 for from in pawn_attacks(us.flip(), ep) & pawns {
                     if self.en_passant_legal(from, ep)
@@ -471,7 +468,7 @@ impl Board {
                 list.push(Move::promotion(from, to, PieceKind::Rook));
                 list.push(Move::promotion(from, to, PieceKind::Bishop));
             }
-        } else if Some(to) == self.ep {
+        } else if Some(to) == self.en_passant() {
             list.push(Move::en_passant(from, to));
         } else {
             list.push(Move::normal(from, to));
@@ -489,7 +486,7 @@ impl Board {
                 }
             }
             PieceKind::King => {
-                let our = self.colors[self.side.index()];
+                let our = self.color(self.side_to_move());
                 for to in pm.to {
                     list.push(if our.has(to) {
                         Move::castling(from, to)
@@ -559,23 +556,21 @@ impl Board {
     /// piece can make it on this board, ignoring only whether it leaves the own king in check.
     /// Exact and cheap for any 16-bit value; the null move is never pseudo-legal.
     pub fn is_pseudo_legal(&self, mv: Move) -> bool {
-        let us = self.side;
+        let us = self.side_to_move();
         let from = mv.from();
         let to = mv.to();
-        let raw = self.mailbox[from.index()];
-        if raw == NO_PIECE || from == to {
+        let Some(mover) = self.piece_on(from) else {
             return false;
-        }
-        let mover = crate::types::Piece::from_index_unchecked(raw);
-        if mover.color() != us {
+        };
+        if from == to || mover.color() != us {
             return false;
         }
         // Unused promotion bits must be zero on non-promotions.
         if !mv.is_promotion() && mv.to_u16() & 0x3000 != 0 {
             return false;
         }
-        let our = self.colors[us.index()];
-        let their = self.colors[us.flip().index()];
+        let our = self.color(us);
+        let their = self.color(us.flip());
         let occ = our | their;
         match mv.kind() {
             MoveKind::Castling => {
@@ -587,7 +582,7 @@ impl Board {
             }
             MoveKind::EnPassant => {
                 mover.kind() == PieceKind::Pawn
-                    && Some(to) == self.ep
+                    && Some(to) == self.en_passant()
                     && pawn_attacks(us, from).has(to)
             }
             MoveKind::Promotion | MoveKind::Normal => {
@@ -643,7 +638,7 @@ impl Board {
     /// Whether a pseudo-legal move leaves the own king safe.
     #[inline]
     fn is_legal_pseudo(&self, mv: Move) -> bool {
-        let us = self.side;
+        let us = self.side_to_move();
         let from = mv.from();
         let to = mv.to();
         let king = self.king(us);
@@ -655,12 +650,12 @@ impl Board {
             MoveKind::EnPassant => self.en_passant_legal(from, to),
             _ if from == king => !self.is_attacked(to, us.flip(), self.occupied().without(king)),
             _ => {
-                if let Some(checker) = self.checkers.first() {
-                    if self.checkers.has_many() || !between(king, checker).with(checker).has(to) {
+                if let Some(checker) = self.checkers().first() {
+                    if self.checkers().has_many() || !between(king, checker).with(checker).has(to) {
                         return false;
                     }
                 }
-                !self.pinned.has(from) || line(king, from).has(to)
+                !self.pinned().has(from) || line(king, from).has(to)
             }
         }
     }

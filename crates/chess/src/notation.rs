@@ -34,7 +34,7 @@ impl Board {
             return "0000".into();
         }
         let mut to = mv.to();
-        if mv.is_castling() && !self.chess960 {
+        if mv.is_castling() && !self.is_chess960() {
             let side = CastleSide::of(mv.from(), to);
             to = Square::new(side.king_to(), mv.from().rank());
         }
@@ -71,7 +71,7 @@ impl Board {
                 m.is_castling() && bytes.len() == 4 && m.from() == from && {
                     let side = CastleSide::of(from, m.to());
                     let king_to = Square::new(side.king_to(), from.rank());
-                    if self.chess960 {
+                    if self.is_chess960() {
                         to == king_to
                     } else {
                         to == m.to()
