@@ -5,10 +5,10 @@
 //! use engram_chess::{perft, Board, Position};
 //!
 //! let mut pos = Position::new(Board::startpos());
-//! assert_eq!(pos.board().hash(), 0x463b96181691fc9c); // the Polyglot key of the start position
+//! assert_eq!(pos.board().key(), 0x463b96181691fc9c); // the Polyglot key of the start position
 //! let e4 = pos.board().parse_uci("e2e4").unwrap();
 //! pos.make(e4);
-//! assert_eq!(pos.board().hash(), 0x823c9b50fd114196);
+//! assert_eq!(pos.board().key(), 0x823c9b50fd114196);
 //! assert_eq!(perft(pos.board(), 2), 600);
 //! pos.unmake();
 //! assert_eq!(*pos.board(), Board::startpos());

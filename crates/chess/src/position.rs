@@ -105,7 +105,7 @@ impl Position {
             if self.moves[idx].is_null() || self.moves[idx + 1].is_null() {
                 break;
             }
-            if self.boards[idx].hash() == current.hash() {
+            if self.boards[idx].key() == current.key() {
                 count += 1;
             }
             back += 2;
@@ -159,9 +159,9 @@ mod tests {
         assert_eq!(*pos.board(), start);
         assert_eq!(pos.repetitions(), 0);
         pos.make_null();
-        assert_ne!(pos.board().hash(), start.hash());
+        assert_ne!(pos.board().key(), start.key());
         pos.make_null();
-        assert_eq!(pos.board().hash(), start.hash());
+        assert_eq!(pos.board().key(), start.key());
         assert_eq!(pos.repetitions(), 0, "null moves cut the repetition window");
     }
 

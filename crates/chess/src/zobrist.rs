@@ -1,9 +1,9 @@
 //! Zobrist keys on the Polyglot key set: a position's key equals the key every Polyglot book uses.
 //!
-//! The main key is the XOR of one number per piece on its square, one per castling right, the
-//! en-passant file (only when a pawn of the side to move stands ready to capture, the Polyglot
-//! rule) and one when White is to move. The pawn key covers pawns and kings (for a pawn-structure
-//! cache). Both are updated incrementally by [`crate::Board::play`];
+//! The position key ([`crate::Board::key`]) is the XOR of one number per piece on its square,
+//! one per castling right, the en-passant file (only when a pawn of the side to move stands ready
+//! to capture, the Polyglot rule) and one when White is to move. The pawn key covers pawns and
+//! kings (for a pawn-structure cache). Both are updated incrementally by [`crate::Board::play`];
 //! [`crate::Board::compute_keys`] recomputes them from scratch for tests.
 
 use crate::castling::CastleSide;

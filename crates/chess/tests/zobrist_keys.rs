@@ -3,7 +3,7 @@
 
 mod common;
 
-use engram_chess::{Board, Position};
+use engram_chess::{Board, MoveKind, Position};
 
 #[test]
 fn polyglot_vectors() {
@@ -20,7 +20,7 @@ fn polyglot_vectors() {
         let (fen, key) = line.split_once(';').unwrap();
         let key = u64::from_str_radix(key.trim(), 16).unwrap();
         let board = Board::from_fen(fen.trim(), false).unwrap_or_else(|e| panic!("{fen}: {e}"));
-        assert_eq!(board.hash(), key, "{fen}");
+        assert_eq!(board.key(), key, "{fen}");
         checked += 1;
     }
     assert!(checked >= 2000, "only {checked} vectors");
@@ -59,6 +59,32 @@ fn incremental_keys_and_unmake() {
     }
 }
 
+/// `key_after` is a prefetch hint: it must equal the child's key in the cases its documentation
+/// calls exact (normal moves that leave no en-passant square and change no castling right).
+#[test]
+fn key_after_exact_where_documented() {
+    let (mut exact, mut other) = (0, 0);
+    for board in common::random_positions(2_000, 5) {
+        for &mv in board.legal_moves().iter() {
+            let mut child = board;
+            child.play(mv);
+            if mv.kind() == MoveKind::Normal
+                && child.en_passant().is_none()
+                && child.castling_rights() == board.castling_rights()
+            {
+                assert_eq!(board.key_after(mv), child.key(), "{board} {mv:?}");
+                exact += 1;
+            } else {
+                other += 1;
+            }
+        }
+    }
+    assert!(
+        exact > 10_000 && other > 100,
+        "{exact} exact, {other} other"
+    );
+}
+
 #[test]
 fn keys_match_shakmaty() {
     use shakmaty::zobrist::Zobrist64;
@@ -71,7 +97,7 @@ fn keys_match_shakmaty() {
         let fen: Fen = board.to_fen().parse().unwrap();
         let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
         let theirs = pos.zobrist_hash::<Zobrist64>(EnPassantMode::PseudoLegal).0;
-        assert_eq!(board.hash(), theirs, "{board}");
+        assert_eq!(board.key(), theirs, "{board}");
         checked += 1;
     }
     assert!(checked > 1_500, "only {checked} standard positions");

@@ -405,7 +405,7 @@ impl Engine {
         let b = self.position.board();
         print!("{}", b.pretty());
         println!("Fen: {}", b.to_fen());
-        println!("Key: {:016X}", b.hash());
+        println!("Key: {:016X}", b.key());
         let checkers: Vec<String> = b.checkers().iter().map(|s| s.to_string()).collect();
         println!("Checkers: {}", checkers.join(" "));
     }

@@ -40,7 +40,7 @@ impl Board {
             fullmove: setup.fullmove.max(1),
             checkers: Bitboard::EMPTY,
             pinned: Bitboard::EMPTY,
-            hash: 0,
+            key: 0,
             pawn_key: 0,
             chess960,
         };
@@ -80,7 +80,7 @@ impl Board {
         }
 
         let keys = board.compute_keys();
-        board.hash = keys.hash;
+        board.key = keys.key;
         board.pawn_key = keys.pawn;
         Ok(board)
     }
@@ -158,23 +158,23 @@ impl Board {
 
     /// Computes both keys from scratch (for tests and for building a position).
     pub fn compute_keys(&self) -> Keys {
-        let mut keys = Keys { hash: 0, pawn: 0 };
+        let mut keys = Keys { key: 0, pawn: 0 };
         for sq in self.occupied() {
             let piece = self.piece_on(sq).expect("occupied square has a piece");
             let k = zobrist::piece_square(piece, sq);
-            keys.hash ^= k;
+            keys.key ^= k;
             if matches!(piece.kind(), PieceKind::Pawn | PieceKind::King) {
                 keys.pawn ^= k;
             }
         }
         for (color, side, _) in self.castling.iter() {
-            keys.hash ^= zobrist::castling(color, side);
+            keys.key ^= zobrist::castling(color, side);
         }
         if let Some(ep) = self.ep {
-            keys.hash ^= zobrist::en_passant(ep.file());
+            keys.key ^= zobrist::en_passant(ep.file());
         }
         if self.side == Color::White {
-            keys.hash ^= zobrist::white_to_move();
+            keys.key ^= zobrist::white_to_move();
         }
         keys
     }

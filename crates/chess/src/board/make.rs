@@ -18,7 +18,7 @@ impl Board {
         self.colors[piece.color().index()] |= bb;
         self.mailbox[sq.index()] = piece.index() as u8;
         let k = zobrist::piece_square(piece, sq);
-        self.hash ^= k;
+        self.key ^= k;
         if matches!(piece.kind(), PieceKind::Pawn | PieceKind::King) {
             self.pawn_key ^= k;
         }
@@ -32,7 +32,7 @@ impl Board {
         self.colors[piece.color().index()] ^= bb;
         self.mailbox[sq.index()] = NO_PIECE;
         let k = zobrist::piece_square(piece, sq);
-        self.hash ^= k;
+        self.key ^= k;
         if matches!(piece.kind(), PieceKind::Pawn | PieceKind::King) {
             self.pawn_key ^= k;
         }
@@ -47,7 +47,7 @@ impl Board {
         let mover = Piece::from_index_unchecked(self.mailbox[from.index()]);
 
         if let Some(ep) = self.ep.take() {
-            self.hash ^= zobrist::en_passant(ep.file());
+            self.key ^= zobrist::en_passant(ep.file());
         }
         self.halfmove += 1;
 
@@ -87,7 +87,7 @@ impl Board {
                         // Test from the opponent's point of view: they move next.
                         if (pawn_attacks(us, ep) & self.colored(them, PieceKind::Pawn)).any() {
                             self.ep = Some(ep);
-                            self.hash ^= zobrist::en_passant(ep.file());
+                            self.key ^= zobrist::en_passant(ep.file());
                         }
                     }
                 }
@@ -99,7 +99,7 @@ impl Board {
         }
 
         self.side = them;
-        self.hash ^= zobrist::white_to_move();
+        self.key ^= zobrist::white_to_move();
         if us == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
         }
@@ -117,7 +117,7 @@ impl Board {
                     let king_moved = color == us && mover.kind() == PieceKind::King;
                     if king_moved || rook == from || rook == to {
                         self.castling.set(color, side, None);
-                        self.hash ^= zobrist::castling(color, side);
+                        self.key ^= zobrist::castling(color, side);
                     }
                 }
             }
@@ -127,24 +127,34 @@ impl Board {
     /// Passes the turn (a null move, for null-move pruning). Must not be used when in check.
     pub fn play_null(&mut self) {
         if let Some(ep) = self.ep.take() {
-            self.hash ^= zobrist::en_passant(ep.file());
+            self.key ^= zobrist::en_passant(ep.file());
         }
         self.halfmove += 1;
         if self.side == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = self.side.flip();
-        self.hash ^= zobrist::white_to_move();
+        self.key ^= zobrist::white_to_move();
         self.update_check_info();
     }
 
-    /// The main key of the position after `mv`, without playing it (exact except for the
-    /// en-passant file, which is ignored). Used to prefetch the TT entry of a child.
+    /// A cheap guess at the key of the position after `mv`, without playing it: a few XORs,
+    /// meant only as a hint to prefetch the child's transposition-table entry, never as a key.
+    ///
+    /// It equals the child's [`Board::key`] for most quiet moves and captures: every normal move
+    /// (not castling, en passant or a promotion) that leaves no en-passant square behind and
+    /// changes no castling right. It differs:
+    /// - for castling, en-passant captures and promotions: only the side to move and the old
+    ///   en-passant file are updated, the pieces are left where they were;
+    /// - after a double pawn push that gives the opponent an en-passant capture: the new
+    ///   en-passant file is missing;
+    /// - after a move that loses castling rights (a king move, a castling rook moving or being
+    ///   captured): the lost rights are still in.
     #[inline]
     pub fn key_after(&self, mv: Move) -> u64 {
         let from = mv.from();
         let to = mv.to();
-        let mut h = self.hash ^ zobrist::white_to_move();
+        let mut h = self.key ^ zobrist::white_to_move();
         if let Some(ep) = self.ep {
             h ^= zobrist::en_passant(ep.file());
         }

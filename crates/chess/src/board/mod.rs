@@ -40,7 +40,9 @@ pub struct Board {
     checkers: Bitboard,
     /// The side to move's pieces pinned to their king.
     pinned: Bitboard,
-    hash: u64,
+    /// The position key, see [`Board::key`].
+    key: u64,
+    /// The pawn key, see [`Board::pawn_key`].
     pawn_key: u64,
     chess960: bool,
 }
@@ -48,8 +50,8 @@ pub struct Board {
 /// The two Zobrist keys of a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Keys {
-    /// The main (Polyglot) key.
-    pub hash: u64,
+    /// The position key (Polyglot), as [`Board::key`].
+    pub key: u64,
     /// Pawns and kings only.
     pub pawn: u64,
 }
@@ -153,10 +155,13 @@ impl Board {
         self.pinned
     }
 
-    /// The main Zobrist key (Polyglot-compatible).
+    /// The position key: the Zobrist key on the Polyglot numbers, equal to the key every
+    /// Polyglot opening book uses. It covers the pieces, the side to move, the castling rights
+    /// and the en-passant file (only when a pawn of the side to move stands ready to capture);
+    /// not the clocks. Transposition table and repetition detection use it.
     #[inline]
-    pub fn hash(&self) -> u64 {
-        self.hash
+    pub fn key(&self) -> u64 {
+        self.key
     }
 
     /// The pawn key (pawns and kings).
@@ -168,7 +173,7 @@ impl Board {
     /// Both keys.
     pub fn keys(&self) -> Keys {
         Keys {
-            hash: self.hash,
+            key: self.key,
             pawn: self.pawn_key,
         }
     }

@@ -71,7 +71,7 @@ impl Searcher {
             return alpha;
         }
 
-        let key = board.hash();
+        let key = board.key();
         let tt = self.probe(key, ply, board.halfmove_clock());
         if !PV {
             if let Some(score) = tt.cutoff(depth, alpha, beta) {

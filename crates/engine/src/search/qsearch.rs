@@ -30,7 +30,7 @@ impl Searcher {
             };
         }
 
-        let key = board.hash();
+        let key = board.key();
         let tt = self.probe(key, ply, board.halfmove_clock());
         if !PV {
             if let Some(score) = tt.cutoff(0, alpha, beta) {
