@@ -176,15 +176,36 @@ pub const OPTIONS: &[Declaration] = &[
     },
 ];
 
-/// The hook for options declared outside [`OPTIONS`]: [`crate::uci`] passes this slice as
-/// `extra` to [`uci_lines`] and [`parse_setoption`], so `uci` lists these options after the
-/// fixed ones and `setoption` validates them the same way, falling back to them for names not
-/// in [`OPTIONS`]; a valid value arrives in [`crate::uci`] as [`Setting::Extra`] with the
-/// declared name, where the code that applies it goes. Empty for now. The search's tunable
-/// parameters (spin options, behind a cargo feature `tune`) plug in here, e.g.
-/// `#[cfg(feature = "tune")] return crate::search::tune::OPTIONS;`.
+/// Options declared outside [`OPTIONS`]: [`crate::uci`] passes this slice as `extra` to
+/// [`uci_lines`] and [`parse_setoption`], so `uci` lists these options after the fixed ones
+/// and `setoption` validates them the same way, falling back to them for names not in
+/// [`OPTIONS`]; a valid value arrives in [`crate::uci`] as [`Setting::Extra`] with the
+/// declared name. With the cargo feature `tune` these are the search's tunable parameters
+/// (`search::params::PARAMS`, one spin option each); without it there are none.
 pub fn extra() -> &'static [Declaration] {
-    &[]
+    #[cfg(feature = "tune")]
+    {
+        use crate::search::params::PARAMS;
+        static TUNABLES: std::sync::OnceLock<Vec<Declaration>> = std::sync::OnceLock::new();
+        TUNABLES.get_or_init(|| {
+            PARAMS
+                .iter()
+                .map(|p| Declaration {
+                    name: p.name,
+                    kind: Kind::Spin {
+                        default: p.default.into(),
+                        min: p.min.into(),
+                        max: p.max.into(),
+                    },
+                    doc: p.doc,
+                })
+                .collect()
+        })
+    }
+    #[cfg(not(feature = "tune"))]
+    {
+        &[]
+    }
 }
 
 impl Declaration {

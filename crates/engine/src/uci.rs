@@ -163,6 +163,12 @@ impl Engine {
                     error(e);
                 }
             }
+            // SPSA tuner input: OpenBench's format, or `tune json` for weather-factory.
+            #[cfg(feature = "tune")]
+            "tune" => match rest.first() {
+                Some(&"json") => print!("{}", crate::search::params::weather_factory()),
+                _ => print!("{}", crate::search::params::openbench()),
+            },
             _ => error(format!("unknown command '{cmd}'")),
         }
         true
@@ -366,8 +372,15 @@ impl Engine {
             Setting::MoveOverhead(ms) => self.options.move_overhead = ms,
             Setting::Chess960(on) => self.options.chess960 = on,
             Setting::LazySmp(on) => self.options.lazy_smp = on,
-            // The hook for options from `options::extra()` (the search's tunable parameters
-            // behind the `tune` feature): hand `value` to the search by `name` here.
+            // The search's tunable parameters (`options::extra()`, feature `tune`).
+            #[cfg(feature = "tune")]
+            Setting::Extra {
+                name,
+                value: options::Value::Spin(v),
+            } => {
+                let v = i32::try_from(v).map_err(|e| e.to_string())?;
+                crate::search::params::set(name, v)?;
+            }
             Setting::Extra { name, .. } => {
                 return Err(format!("option '{name}' has no effect in this build"))
             }
