@@ -1,0 +1,283 @@
+//! Unit tests of the option table, `setoption` parsing and the generated texts.
+
+use super::*;
+
+fn set(line: &str) -> Result<Setting, OptionError> {
+    parse_setoption(line, &[])
+}
+
+#[test]
+fn every_fixed_option_has_its_own_typed_setting() {
+    for d in OPTIONS {
+        let value = match d.kind {
+            Kind::Spin { default, .. } => Value::Spin(default),
+            Kind::Check { default } => Value::Check(default),
+            Kind::Combo { default, .. } => Value::Combo(default),
+            Kind::Button => Value::Button,
+        };
+        assert!(
+            !matches!(setting(d.name, value), Setting::Extra { .. }),
+            "{}",
+            d.name
+        );
+    }
+}
+
+#[test]
+fn declarations_are_consistent() {
+    for (i, d) in OPTIONS.iter().enumerate() {
+        assert!(!d.doc.is_empty() && !d.doc.contains('\n') && !d.doc.contains('|'));
+        assert!(
+            OPTIONS[..i]
+                .iter()
+                .all(|e| !e.name.eq_ignore_ascii_case(d.name)),
+            "{} twice",
+            d.name
+        );
+        match d.kind {
+            Kind::Spin { default, min, max } => assert!(min <= default && default <= max),
+            Kind::Combo { default, vars } => assert!(vars.contains(&default)),
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn valid_settings() {
+    assert_eq!(set("setoption name Hash value 64"), Ok(Setting::Hash(64)));
+    assert_eq!(
+        set("setoption name threads value 2"),
+        Ok(Setting::Threads(2))
+    );
+    assert_eq!(set("setoption name Clear Hash"), Ok(Setting::ClearHash));
+    assert_eq!(
+        set("setoption name clear hash value ignored"),
+        Ok(Setting::ClearHash)
+    );
+    assert_eq!(
+        set("setoption name Ponder value TRUE"),
+        Ok(Setting::Ponder(true))
+    );
+    assert_eq!(
+        set("setoption name MultiPV value 256"),
+        Ok(Setting::MultiPv(256))
+    );
+    assert_eq!(
+        set("SETOPTION NAME UCI_Chess960 VALUE false"),
+        Ok(Setting::Chess960(false))
+    );
+    assert_eq!(
+        set("setoption name SMP value lazy"),
+        Ok(Setting::LazySmp(true))
+    );
+    assert_eq!(
+        set("setoption name smp value Split"),
+        Ok(Setting::LazySmp(false))
+    );
+}
+
+#[test]
+fn multi_word_names_are_case_insensitive() {
+    for line in [
+        "setoption name move overhead value 50",
+        "setoption name Move Overhead value 50",
+        "setoption  name   MOVE\toverhead  value 50 ",
+    ] {
+        assert_eq!(set(line), Ok(Setting::MoveOverhead(50)), "{line}");
+    }
+    assert_eq!(
+        set("setoption name Move value 50"),
+        Err(OptionError::Unknown {
+            name: "Move".into()
+        })
+    );
+}
+
+#[test]
+fn no_name_and_unknown_option() {
+    for line in [
+        "setoption",
+        "setoption name",
+        "setoption value 3",
+        "setoption Hash",
+    ] {
+        assert_eq!(set(line), Err(OptionError::NoName), "{line}");
+    }
+    let e = set("setoption name NoSuchOption value 1").unwrap_err();
+    assert_eq!(
+        e,
+        OptionError::Unknown {
+            name: "NoSuchOption".into()
+        }
+    );
+    assert_eq!(e.to_string(), "unknown option 'NoSuchOption'");
+}
+
+#[test]
+fn missing_value() {
+    for line in [
+        "setoption name Hash",
+        "setoption name hash value",
+        "setoption name Ponder",
+        "setoption name SMP value ",
+    ] {
+        assert!(
+            matches!(set(line), Err(OptionError::MissingValue { .. })),
+            "{line}"
+        );
+    }
+    assert_eq!(
+        set("setoption name move overhead").unwrap_err().to_string(),
+        "option 'Move Overhead' needs a value"
+    );
+}
+
+#[test]
+fn not_a_number() {
+    let e = set("setoption name hash value lots").unwrap_err();
+    assert_eq!(
+        e,
+        OptionError::NotANumber {
+            name: "Hash",
+            value: "lots".into(),
+            min: 1,
+            max: HASH_MAX as i64
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "option 'Hash': 'lots' is not a number (range 1..=1048576)"
+    );
+    for v in ["1.5", "", "-", "12a", "0x10"] {
+        let line = format!("setoption name Threads value {v} x");
+        assert!(
+            matches!(set(&line), Err(OptionError::NotANumber { .. })),
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn out_of_range() {
+    for (line, value) in [
+        ("setoption name Hash value 0", "0"),
+        ("setoption name Hash value 1048577", "1048577"),
+        ("setoption name Threads value 5000", "5000"),
+        (
+            "setoption name MultiPV value 99999999999999999999999",
+            "99999999999999999999999",
+        ),
+        ("setoption name Move Overhead value -1", "-1"),
+    ] {
+        match set(line) {
+            Err(OptionError::OutOfRange { value: v, .. }) => assert_eq!(v, value),
+            other => panic!("{line}: {other:?}"),
+        }
+    }
+    assert_eq!(
+        set("setoption name threads value 5000")
+            .unwrap_err()
+            .to_string(),
+        format!("option 'Threads': 5000 is out of range 1..={THREADS_MAX}")
+    );
+    assert_eq!(
+        set("setoption name Move Overhead value 5000"),
+        Ok(Setting::MoveOverhead(OVERHEAD_MAX))
+    );
+}
+
+#[test]
+fn bad_check_and_combo_values() {
+    let e = set("setoption name Ponder value maybe").unwrap_err();
+    assert_eq!(
+        e,
+        OptionError::BadCheck {
+            name: "Ponder",
+            value: "maybe".into()
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "option 'Ponder': expected true or false, got 'maybe'"
+    );
+    let e = set("setoption name smp value Eager").unwrap_err();
+    assert!(
+        matches!(e, OptionError::BadCombo { name: "SMP", .. }),
+        "{e:?}"
+    );
+    assert_eq!(
+        e.to_string(),
+        "option 'SMP': expected Split or Lazy, got 'Eager'"
+    );
+}
+
+#[test]
+fn extra_options_are_listed_after_and_validated_the_same_way() {
+    static EXTRA: &[Declaration] = &[Declaration {
+        name: "Lmr Base",
+        kind: Kind::Spin {
+            default: 75,
+            min: 0,
+            max: 200,
+        },
+        doc: "a tunable",
+    }];
+    let lines = uci_lines(EXTRA);
+    assert_eq!(lines.len(), OPTIONS.len() + 1);
+    assert_eq!(
+        lines.last().unwrap(),
+        "option name Lmr Base type spin default 75 min 0 max 200"
+    );
+    assert_eq!(
+        parse_setoption("setoption name lmr base value 80", EXTRA),
+        Ok(Setting::Extra {
+            name: "Lmr Base",
+            value: Value::Spin(80)
+        })
+    );
+    assert!(matches!(
+        parse_setoption("setoption name Lmr Base value 201", EXTRA),
+        Err(OptionError::OutOfRange {
+            name: "Lmr Base",
+            ..
+        })
+    ));
+    // The fixed table comes first.
+    assert_eq!(
+        parse_setoption("setoption name Hash value 2", EXTRA),
+        Ok(Setting::Hash(2))
+    );
+}
+
+#[test]
+fn uci_lines_as_before() {
+    assert_eq!(
+        uci_lines(&[]),
+        [
+            "option name Hash type spin default 16 min 1 max 1048576",
+            "option name Threads type spin default 1 min 1 max 1024",
+            "option name Clear Hash type button",
+            "option name Ponder type check default false",
+            "option name MultiPV type spin default 1 min 1 max 256",
+            "option name Move Overhead type spin default 10 min 0 max 5000",
+            "option name UCI_Chess960 type check default false",
+            "option name SMP type combo default Split var Split var Lazy",
+        ]
+    );
+}
+
+#[test]
+fn markdown_rows() {
+    let table = markdown_table(OPTIONS);
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(lines.len(), OPTIONS.len() + 2);
+    assert_eq!(
+        lines[2],
+        "| `Hash` | spin 1..=1048576 | 16 | table size in MiB; any size, not only powers of two |"
+    );
+    assert!(lines.contains(&"| `Clear Hash` | button |  | empties the table |"));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("| `SMP` | combo `Split` / `Lazy` | Split |")));
+    assert!(table.ends_with("|\n"));
+}
