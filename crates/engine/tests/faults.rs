@@ -84,3 +84,35 @@ fn go_during_a_search_stops_it_first() {
     assert_eq!(bestmoves(&e), 2);
     e.quit();
 }
+
+/// CPU time (user + system) the process `pid` has used, in clock ticks (Linux).
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("Linux /proc");
+    // The fields after the command name (which may hold spaces) start at the last ')'.
+    let rest = &stat[stat.rfind(')').unwrap() + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+}
+
+/// Fault 5: with two threads, `go infinite` in a position searched to the depth limit in a
+/// moment (a bare-kings draw) leaves the main thread waiting for `stop`; the helper must wait
+/// parked, not spin on a core.
+#[test]
+#[cfg(target_os = "linux")]
+fn idle_helpers_do_not_burn_a_core() {
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 2");
+    e.send("position fen 8/8/4k3/8/8/3K4/8/8 w - - 0 1");
+    e.send("go infinite");
+    e.wait_for(T, |l| l.starts_with("info depth 127"));
+    std::thread::sleep(Duration::from_millis(200));
+    let before = cpu_ticks(e.pid());
+    std::thread::sleep(Duration::from_secs(1));
+    let used = cpu_ticks(e.pid()) - before;
+    e.send("stop");
+    e.bestmove(T);
+    // A spinning thread uses about 100 ticks a second; parked threads next to nothing.
+    assert!(used < 25, "{used} ticks of CPU in one idle second");
+    e.quit();
+}

@@ -332,7 +332,9 @@ impl Searcher {
     /// The ladder for a move after the first (already made, at `ply + 1`): a zero window at
     /// depth `new_depth - r`, again at full depth if it beat alpha, then at a PV node with the
     /// full window if it is inside it. At a split point (`shared`) alpha is re-read between
-    /// the steps: another thread may have raised it.
+    /// the steps, since another thread may have raised it; a score that beat the alpha it was
+    /// searched against but not the raised one is only a lower bound there, so the move is
+    /// searched again against the raised alpha rather than taken for a fail low.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub(super) fn later_move<const PV: bool>(
@@ -345,14 +347,26 @@ impl Searcher {
         cut_node: bool,
         shared: Option<&SplitPoint>,
     ) -> i32 {
-        let mut s = -self.negamax::<false>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
-        let alpha = shared.map_or(alpha, |sp| sp.alpha().max(alpha));
-        if s > alpha && r > 0 {
-            s = -self.negamax::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+        let current = |a: i32| shared.map_or(a, |sp| sp.alpha().max(a));
+        // `a` is the alpha the last search of `s` used; `depth` that search's depth.
+        let mut a = alpha;
+        let mut depth = new_depth - r;
+        let mut s = -self.negamax::<false>(-a - 1, -a, depth, ply + 1, true);
+        while s > a && !self.stopped() {
+            let raised = current(a);
+            if depth < new_depth {
+                // The reduced search failed high: verify at full depth.
+                depth = new_depth;
+            } else if raised == a {
+                break;
+            }
+            // (Or it failed high against an alpha another thread has raised since.)
+            a = raised;
+            s = -self.negamax::<false>(-a - 1, -a, depth, ply + 1, !cut_node);
         }
-        let alpha = shared.map_or(alpha, |sp| sp.alpha().max(alpha));
-        if PV && s > alpha && s < beta {
-            s = -self.negamax::<true>(-beta, -alpha, new_depth, ply + 1, false);
+        if PV && s > a && s < beta {
+            let a = current(a);
+            s = -self.negamax::<true>(-beta, -a, new_depth, ply + 1, false);
         }
         s
     }

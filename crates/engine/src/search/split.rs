@@ -180,19 +180,16 @@ impl SplitPoint {
         self.lock().alpha
     }
 
-    /// Registers a helper, unless there is nothing left to take.
-    pub fn enter(&self) -> bool {
+    /// Registers a helper, unless there is nothing left to take; the helper is unregistered
+    /// when the guard drops, also when its search panics (the owner waits for the count to
+    /// reach zero).
+    pub fn enter(&self) -> Option<Helping<'_>> {
         let mut st = self.lock();
         if self.is_cut() || self.exhausted.load(Ordering::Relaxed) {
-            return false;
+            return None;
         }
         st.helpers += 1;
-        true
-    }
-
-    /// Unregisters a helper.
-    pub fn leave(&self) {
-        self.lock().helpers -= 1;
+        Some(Helping(self))
     }
 
     /// Marks the node as cut off.
@@ -225,6 +222,15 @@ impl SplitPoint {
     }
 }
 
+/// A helper's registration at a split point ([`SplitPoint::enter`]), withdrawn when dropped.
+pub(super) struct Helping<'a>(&'a SplitPoint);
+
+impl Drop for Helping<'_> {
+    fn drop(&mut self) {
+        self.0.lock().helpers -= 1;
+    }
+}
+
 /// The split points open in one search.
 #[derive(Default)]
 pub(super) struct Registry {
@@ -232,6 +238,23 @@ pub(super) struct Registry {
     len: AtomicUsize,
     /// Threads looking for work now.
     idle: AtomicUsize,
+    /// Threads asleep until a split point opens (or a moment passes).
+    parked: Mutex<Vec<std::thread::Thread>>,
+}
+
+/// A split point's place in the registry ([`Registry::publish`]), withdrawn when dropped, also
+/// when the owner's search panics (helpers must not join a node nobody owns).
+pub(super) struct Published<'a> {
+    registry: &'a Registry,
+    sp: Arc<SplitPoint>,
+}
+
+impl Drop for Published<'_> {
+    fn drop(&mut self) {
+        let mut list = self.registry.list();
+        list.retain(|s| !Arc::ptr_eq(s, &self.sp));
+        self.registry.len.store(list.len(), Ordering::Relaxed);
+    }
 }
 
 impl std::fmt::Debug for Registry {
@@ -245,18 +268,33 @@ impl Registry {
         self.list.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Opens `sp` to all threads.
-    pub fn publish(&self, sp: Arc<SplitPoint>) {
-        let mut list = self.list();
-        list.push(sp);
-        self.len.store(list.len(), Ordering::Relaxed);
+    /// Opens `sp` to all threads (and wakes the parked ones) until the guard drops.
+    pub fn publish(&self, sp: Arc<SplitPoint>) -> Published<'_> {
+        {
+            let mut list = self.list();
+            list.push(sp.clone());
+            self.len.store(list.len(), Ordering::Relaxed);
+        }
+        self.wake();
+        Published { registry: self, sp }
     }
 
-    /// Closes `sp`.
-    pub fn withdraw(&self, sp: &Arc<SplitPoint>) {
-        let mut list = self.list();
-        list.retain(|s| !Arc::ptr_eq(s, sp));
-        self.len.store(list.len(), Ordering::Relaxed);
+    /// Wakes every parked thread.
+    pub fn wake(&self) {
+        let parked = std::mem::take(&mut *self.parked.lock().unwrap_or_else(|e| e.into_inner()));
+        for t in parked {
+            t.unpark();
+        }
+    }
+
+    /// Parks the calling thread until a split point is published or `timeout` passes.
+    fn park(&self, timeout: std::time::Duration) {
+        self.parked
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(std::thread::current());
+        // A publish between the push and the park leaves the token: park returns at once.
+        std::thread::park_timeout(timeout);
     }
 
     /// Forgets every split point (a new search; no thread is searching).
@@ -341,13 +379,13 @@ impl Searcher {
             self.splits.last().cloned(),
             state,
         ));
-        self.control.smp.splits().publish(sp.clone());
+        let control = self.control.clone();
+        let published = control.smp.splits().publish(sp.clone());
         self.splits.push(sp.clone());
         self.work(&sp);
-        self.control.smp.splits().withdraw(&sp);
+        drop(published);
         // Wait for the helpers' last moves, helping at split points opened under this one.
         let mut idle = 0u32;
-        let control = self.control.clone();
         let mut waiting = Idle::new(control.smp.splits());
         while !self.stopped() && !sp.is_cut() && sp.lock().helpers > 0 {
             self.poll();
@@ -363,7 +401,7 @@ impl Searcher {
                     self.unwind = None;
                 }
             } else {
-                idle = pause(idle);
+                idle = pause(idle, control.smp.splits());
             }
         }
         drop(waiting);
@@ -418,13 +456,16 @@ impl Searcher {
             }
             let line = &self.pv[ply + 1][ply + 1..self.pv_len[ply + 1].max(ply + 1)];
             let mut st = sp.lock();
-            if ply == 0 && score > alpha {
+            if ply == 0 && score > st.alpha {
+                // Above the node's alpha now, so above every alpha the ladder searched this
+                // move against: the score of its full-window search, exact or a lower bound.
                 let mut pv = vec![c.mv];
                 pv.extend_from_slice(line);
+                let bound = bound(score, st.alpha, sp.beta);
                 st.root.push(RootResult {
                     idx: c.idx,
                     score,
-                    bound: bound(score, alpha, sp.beta),
+                    bound,
                     seldepth: self.seldepth,
                     pv,
                 });
@@ -456,9 +497,11 @@ impl Searcher {
     /// Joins split point `sp` as a helper: takes its moves on a copy of its position, then
     /// puts this thread's own position and stack back.
     fn join(&mut self, sp: &Arc<SplitPoint>) {
-        if !sp.enter() {
+        let Some(_helping) = sp.enter() else {
             return;
-        }
+        };
+        #[cfg(test)]
+        tests::maybe_panic_in_helper(self.id);
         let pos = std::mem::replace(&mut self.pos, sp.pos.clone());
         let base = sp.ply + OFF - 2;
         let frames = [self.stack[base], self.stack[base + 1], self.stack[base + 2]];
@@ -466,7 +509,6 @@ impl Searcher {
         self.splits.push(sp.clone());
         self.work(sp);
         self.splits.pop();
-        sp.leave();
         self.pos = pos;
         self.stack[base..base + 3].copy_from_slice(&frames);
     }
@@ -484,19 +526,25 @@ impl Searcher {
                 self.unwind = None;
                 idle = 0;
             } else {
-                idle = pause(idle);
+                idle = pause(idle, control.smp.splits());
             }
         }
         self.publish_nodes();
     }
 }
 
-/// Waits a moment for work: spins first, then yields the core (more threads than cores).
-fn pause(idle: u32) -> u32 {
+/// Waits a moment for work, the `idle`th time in a row: spins first, then yields the core
+/// (more threads than cores), then parks until a split point opens, so a thread with nothing
+/// to do (the main thread waiting for `stop` after `go infinite` or `go ponder` reached its
+/// depth limit) does not burn a core. Within a search split points open every few
+/// microseconds, long before the third stage.
+fn pause(idle: u32, registry: &Registry) -> u32 {
     if idle < 256 {
         std::hint::spin_loop();
-    } else {
+    } else if idle < 2048 {
         std::thread::yield_now();
+    } else {
+        registry.park(std::time::Duration::from_millis(1));
     }
     idle.saturating_add(1)
 }
@@ -532,15 +580,17 @@ mod tests {
     #[test]
     fn hands_out_each_move_once() {
         let a = sp(None, 3, 5);
-        assert!(a.enter());
+        let helping = a.enter();
+        assert!(helping.is_some());
+        assert_eq!(a.lock().helpers, 1);
         let history = History::default();
         let taken: Vec<usize> = std::iter::from_fn(|| a.take(&history))
             .map(|(c, _)| c.n)
             .collect();
         assert_eq!(taken.len(), 3);
-        assert!(!a.enter(), "nothing left to join");
+        assert!(a.enter().is_none(), "nothing left to join");
         assert!(!a.open());
-        a.leave();
+        drop(helping);
         assert_eq!(a.lock().helpers, 0);
     }
 
@@ -549,8 +599,8 @@ mod tests {
         let a = sp(None, 3, 9);
         let b = sp(Some(a.clone()), 3, 5);
         let reg = Registry::default();
-        reg.publish(a.clone());
-        reg.publish(b.clone());
+        let published_a = reg.publish(a.clone());
+        let published_b = reg.publish(b.clone());
         // The deepest remaining depth first; under `b` only `b`.
         assert!(Arc::ptr_eq(&reg.find(None).unwrap(), &a));
         assert!(Arc::ptr_eq(&reg.find(Some(&b)).unwrap(), &b));
@@ -564,10 +614,126 @@ mod tests {
             "a cut node hands out nothing"
         );
         assert!(reg.find(None).is_none());
-        reg.withdraw(&a);
-        reg.withdraw(&b);
+        drop(published_a);
+        drop(published_b);
         assert_eq!(reg.len.load(Ordering::Relaxed), 0);
         reg.clear();
+    }
+
+    #[test]
+    fn a_parked_thread_wakes_when_a_split_point_opens() {
+        let reg = Arc::new(Registry::default());
+        let (tx, rx) = std::sync::mpsc::channel();
+        let r = reg.clone();
+        let t = std::thread::spawn(move || {
+            r.park(std::time::Duration::from_secs(60));
+            tx.send(()).unwrap();
+        });
+        while reg.parked.lock().unwrap().is_empty() {
+            std::thread::yield_now();
+        }
+        let _open = reg.publish(sp(None, 1, 5));
+        rx.recv_timeout(std::time::Duration::from_secs(10))
+            .expect("woken by publish, not by the timeout");
+        t.join().unwrap();
+    }
+
+    /// Set to make the next helper that joins a split point panic there (issue 13, fault 2).
+    static PANIC_IN_HELPER: AtomicBool = AtomicBool::new(false);
+
+    pub(super) fn maybe_panic_in_helper(id: usize) {
+        if id != 0 && PANIC_IN_HELPER.swap(false, Ordering::SeqCst) {
+            panic!("injected: a helper fails at a split point");
+        }
+    }
+
+    /// Issue 13, fault 2: a helper that panics at a split point leaves it (its guard drops
+    /// on unwind), so the owner does not wait forever; the search ends with a legal move.
+    #[test]
+    fn a_panicking_helper_does_not_strand_the_owner() {
+        use crate::pool::Pool;
+        use crate::search::SearchLimits;
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let tt = Arc::new(engram_tt::Table::new(4).unwrap());
+            let mut pool = Pool::new(2, tt, Arc::new(crate::search::Control::default()));
+            pool.set_verbose(false);
+            PANIC_IN_HELPER.store(true, Ordering::SeqCst);
+            // Until a thread has joined a split point and failed there (on a busy machine a
+            // short search may end before the helper gets a core).
+            for _ in 0..50 {
+                let limits = SearchLimits {
+                    depth: Some(10),
+                    multipv: 1,
+                    ..SearchLimits::default()
+                };
+                let result = pool.search(&Position::new(Board::startpos()), limits);
+                let failed = !PANIC_IN_HELPER.load(Ordering::SeqCst);
+                tx.send((result, failed)).unwrap();
+                if failed {
+                    break;
+                }
+            }
+        });
+        loop {
+            let (result, failed) = rx
+                .recv_timeout(std::time::Duration::from_secs(60))
+                .expect("the search ends although a helper panicked");
+            assert!(Board::startpos().is_legal(result.best));
+            if failed {
+                break;
+            }
+        }
+    }
+
+    /// A searcher without table or output, on `board` with `mv` made at the root.
+    fn after(board: Board, mv: Move) -> Searcher {
+        let tt = Arc::new(engram_tt::Table::new(1).unwrap());
+        let mut s = Searcher::new(tt, Arc::new(crate::search::Control::default()));
+        s.use_tt = false;
+        s.verbose = false;
+        s.pos = Position::new(board);
+        s.enter(&board, mv, 0);
+        s
+    }
+
+    /// Issue 13, fault 3: at a PV split point, a zero-window search at the alpha the move
+    /// was taken with (`a0`) fails high with `s0`, while another thread has raised the node's
+    /// alpha to `s0` meanwhile. The move's true score is above `s0`, so it must be searched
+    /// again, not taken for a fail low. (Fresh searchers without a table make each search
+    /// repeatable, so the ladder's first step returns exactly `s0`.)
+    #[test]
+    fn a_fail_high_against_a_stale_alpha_is_searched_again() {
+        use crate::search::INF;
+        let board = Board::from_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            false,
+        )
+        .unwrap();
+        let mv = board.parse_uci("e1c1").unwrap();
+        let depth = 5;
+        let a0 = -429;
+        let s0 = -after(board, mv).negamax::<false>(-a0 - 1, -a0, depth, 1, true);
+        let v = -after(board, mv).negamax::<true>(-INF, INF, depth, 1, false);
+        assert!(a0 < s0 && s0 < v, "the scenario: {a0} < {s0} < {v}");
+        let raised = Arc::new(SplitPoint::new(
+            Position::new(board),
+            [Frame::default(); 3],
+            0,
+            Node {
+                depth: depth + 1,
+                pv: true,
+                ..Node::default()
+            },
+            INF,
+            None,
+            State::new(Vec::new(), s0, s0, Move::NULL, Vec::new()),
+        ));
+        let got = after(board, mv).later_move::<true>(a0, INF, depth, 0, 0, false, Some(&raised));
+        assert!(
+            got > s0,
+            "{got}: the move's score is {v}, above the raised alpha {s0}"
+        );
     }
 
     #[test]

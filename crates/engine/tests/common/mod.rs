@@ -43,6 +43,11 @@ impl Engine {
         }
     }
 
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Sends one command line.
     pub fn send(&mut self, cmd: &str) {
         writeln!(self.stdin, "{cmd}").expect("engine reads stdin");
