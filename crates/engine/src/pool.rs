@@ -346,6 +346,8 @@ impl Pool {
             let helper_limits = SearchLimits {
                 searchmoves: limits.searchmoves.clone(),
                 depth: limits.depth,
+                // A node limit counts every thread's nodes (`Searcher::check_limits`).
+                nodes: limits.nodes,
                 multipv: 1,
                 lazy_smp: limits.lazy_smp,
                 ..SearchLimits::default()

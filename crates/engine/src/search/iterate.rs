@@ -291,6 +291,10 @@ impl Searcher {
     /// The check at the top of every node: sets `unwind` when the search must end (`stop`,
     /// the node limit, every 1024 nodes the clock), when the split point this thread works
     /// under was cut off, or (Lazy SMP) when another thread completed this iteration.
+    ///
+    /// A node limit counts the nodes of all threads: each thread's own count every node,
+    /// everyone's as published every 1024 nodes, so with `T` threads a search stops within
+    /// about `T × 1024` nodes past the limit (exactly at it with one thread).
     #[inline]
     pub(super) fn check_limits(&mut self) {
         if self.control.stop.load(Ordering::Relaxed) {
@@ -311,6 +315,10 @@ impl Searcher {
         }
         if self.nodes & 1023 == 0 {
             self.publish_nodes();
+            if self.nodes_exhausted() {
+                self.unwind = Some(Unwind::Stop);
+                return;
+            }
             if self.mode == SmpMode::Lazy
                 && self.control.smp.done() >= self.iter_depth
                 && self.iter_depth < self.limits.depth.unwrap_or(i32::MAX)
@@ -337,9 +345,16 @@ impl Searcher {
         }
     }
 
+    /// Whether all threads together have searched the node limit (as last published).
+    pub(super) fn nodes_exhausted(&self) -> bool {
+        self.limits
+            .nodes
+            .is_some_and(|n| self.counters.len() > 1 && self.total_nodes() >= n)
+    }
+
     /// `check_limits` for a thread that searches no nodes (waiting at a split point).
     pub(super) fn poll(&mut self) {
-        if self.control.stop.load(Ordering::Relaxed) {
+        if self.control.stop.load(Ordering::Relaxed) || self.nodes_exhausted() {
             self.unwind = Some(Unwind::Stop);
         } else if self.splits.last().is_some_and(|sp| sp.aborted()) {
             self.unwind = Some(Unwind::SplitCut);

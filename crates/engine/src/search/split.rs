@@ -520,6 +520,11 @@ impl Searcher {
         let mut waiting = Idle::new(control.smp.splits());
         while !self.control.stop.load(Ordering::Relaxed) {
             waiting.set(true);
+            if self.nodes_exhausted() {
+                // The node limit is reached: nothing more to search, wait for the stop.
+                idle = pause(idle.max(2048), control.smp.splits());
+                continue;
+            }
             if let Some(sp) = self.control.smp.splits().find(None) {
                 waiting.set(false);
                 self.join(&sp);
