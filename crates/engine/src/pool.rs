@@ -43,6 +43,8 @@ enum Msg {
     UseTt(bool, Sender<()>),
     /// Print `info` lines from the main thread or not; acknowledge.
     Verbose(bool, Sender<()>),
+    /// Publish node counts here (the pool's thread count changed); acknowledge.
+    Counters(NodeCounters, Sender<()>),
 }
 
 struct Worker {
@@ -59,6 +61,11 @@ pub struct Pool {
     results: Option<Receiver<SearchResult>>,
     /// Per-thread tables, when [`Pool::set_private_tables`] is in effect.
     private: Vec<Arc<Table>>,
+}
+
+/// `n` node counters at zero.
+fn zeros(n: usize) -> Vec<AtomicU64> {
+    (0..n).map(|_| AtomicU64::new(0)).collect()
 }
 
 /// Chooses the result to play among the main thread's and the helpers': the deepest completed
@@ -231,6 +238,10 @@ fn worker_loop(mut searcher: Box<Searcher>, rx: Receiver<Msg>, control: Arc<Cont
                 searcher.verbose = on && searcher.id == 0;
                 let _ = ack.send(());
             }
+            Msg::Counters(counters, ack) => {
+                searcher.counters = counters;
+                let _ = ack.send(());
+            }
         }
     }
 }
@@ -246,7 +257,9 @@ impl Pool {
             results: None,
             private: Vec::new(),
         };
-        pool.set_threads(threads);
+        if let Err(e) = pool.set_threads(threads) {
+            println!("info string error: {e}");
+        }
         pool
     }
 
@@ -260,27 +273,61 @@ impl Pool {
         &self.tt
     }
 
-    /// Replaces the threads by `n` fresh ones (history is lost). Only while idle.
-    pub fn set_threads(&mut self, n: usize) {
+    /// Replaces the threads by `n` fresh ones (history is lost). Only while idle. If the
+    /// system refuses a thread, the pool keeps the ones it could start (at least one) and
+    /// says how many in the error.
+    pub fn set_threads(&mut self, n: usize) -> Result<(), String> {
         self.shutdown();
         self.private.clear();
         let n = n.max(1);
-        let counters: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
-        self.counters = Arc::from(counters);
+        let counters: NodeCounters = Arc::from(zeros(n));
+        let mut failure = None;
         for id in 0..n {
-            let (tx, rx) = channel();
-            let mut searcher = Box::new(Searcher::new(self.tt.clone(), self.control.clone()));
-            searcher.id = id;
-            searcher.verbose = id == 0;
-            searcher.counters = self.counters.clone();
-            let control = self.control.clone();
-            let handle = std::thread::Builder::new()
-                .name(format!("search-{id}"))
-                .stack_size(64 << 20)
-                .spawn(move || worker_loop(searcher, rx, control))
-                .expect("the search thread starts");
-            self.workers.push(Worker { tx, handle });
+            match self.spawn(id, &counters) {
+                Ok(w) => self.workers.push(w),
+                Err(e) if id == 0 => {
+                    // Without a single thread there is no engine; the old ones are gone, so
+                    // this is the system refusing any thread at all.
+                    panic!("the system cannot start a search thread: {e}")
+                }
+                Err(e) => {
+                    failure = Some(e);
+                    break;
+                }
+            }
         }
+        self.counters = counters;
+        let Some(e) = failure else {
+            return Ok(());
+        };
+        // Fewer threads than asked: the threads count each other by their counters.
+        let counters: NodeCounters = Arc::from(zeros(self.workers.len()));
+        self.counters = counters.clone();
+        self.broadcast(|ack| Msg::Counters(counters.clone(), ack));
+        Err(format!(
+            "could not start search thread {} of {n} ({e}); searching with {}",
+            self.workers.len() + 1,
+            self.workers.len()
+        ))
+    }
+
+    /// Starts search thread `id`, publishing its node count in `counters`.
+    fn spawn(&self, id: usize, counters: &NodeCounters) -> std::io::Result<Worker> {
+        #[cfg(test)]
+        if id != 0 && id >= tests::FAIL_SPAWN_FROM.load(Ordering::Relaxed) {
+            return Err(std::io::Error::other("injected: no more threads"));
+        }
+        let (tx, rx) = channel();
+        let mut searcher = Box::new(Searcher::new(self.tt.clone(), self.control.clone()));
+        searcher.id = id;
+        searcher.verbose = id == 0;
+        searcher.counters = counters.clone();
+        let control = self.control.clone();
+        let handle = std::thread::Builder::new()
+            .name(format!("search-{id}"))
+            .stack_size(64 << 20)
+            .spawn(move || worker_loop(searcher, rx, control))?;
+        Ok(Worker { tx, handle })
     }
 
     fn broadcast(&self, make: impl Fn(Sender<()>) -> Msg) {
@@ -416,6 +463,37 @@ impl Drop for Pool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    /// Threads from this index on fail to start (tests of `set_threads`' fallback).
+    pub(super) static FAIL_SPAWN_FROM: AtomicUsize = AtomicUsize::new(usize::MAX);
+
+    /// Issue 13, fault 5: a thread the system refuses is reported, not a panic; the pool
+    /// searches on with the threads it could start.
+    #[test]
+    fn a_thread_that_cannot_start_leaves_a_working_pool() {
+        let tt = Arc::new(Table::new(4).unwrap());
+        let mut pool = Pool::new(1, tt, Arc::new(Control::default()));
+        pool.set_verbose(false);
+        FAIL_SPAWN_FROM.store(3, Ordering::Relaxed);
+        let err = pool.set_threads(6).unwrap_err();
+        FAIL_SPAWN_FROM.store(usize::MAX, Ordering::Relaxed);
+        assert!(
+            err.contains("thread 4 of 6") && err.contains("with 3"),
+            "{err}"
+        );
+        assert_eq!(pool.threads(), 3);
+        assert_eq!(pool.counters.len(), 3);
+        pool.set_verbose(false);
+        let limits = SearchLimits {
+            depth: Some(8),
+            multipv: 1,
+            ..SearchLimits::default()
+        };
+        let result = pool.search(&Position::new(Board::startpos()), limits);
+        assert!(Board::startpos().is_legal(result.best));
+        assert_eq!(result.depth, 8);
+    }
 
     fn r(mv: u16, score: i32, depth: i32) -> SearchResult {
         SearchResult {

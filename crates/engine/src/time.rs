@@ -66,9 +66,9 @@ impl Timer {
         }
     }
 
-    /// Restarts the clock (on `ponderhit`: our time starts running only then).
-    pub fn restart(&mut self) {
-        self.start = Instant::now();
+    /// Restarts the clock from `at` (on `ponderhit`: our time starts running only then).
+    pub fn restart_at(&mut self, at: Instant) {
+        self.start = at;
     }
 
     /// Time since the start.

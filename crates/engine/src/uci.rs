@@ -15,6 +15,7 @@ use engram_tt::Table;
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use std::time::Instant;
 
 /// The engine's option values, as set with `setoption` (declared in [`crate::options`]).
 /// `Threads` lives in the pool and `Ponder` needs no value.
@@ -122,7 +123,14 @@ impl Engine {
             "stop" => {
                 self.control.stop.store(true, Ordering::Relaxed);
             }
-            "ponderhit" => self.control.pondering.store(false, Ordering::Relaxed),
+            "ponderhit" => {
+                *self
+                    .control
+                    .ponderhit
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+                self.control.pondering.store(false, Ordering::Relaxed);
+            }
             "setoption" => {
                 if self.idle() {
                     self.cmd_setoption(line);
@@ -347,6 +355,11 @@ impl Engine {
         clock.opp_time = theirs;
         clock.inc = inc;
         limits.clock = clock;
+        *self
+            .control
+            .ponderhit
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = None;
         self.control.pondering.store(ponder, Ordering::Relaxed);
         self.control.searching.store(true, Ordering::Release);
         self.pool.start(&self.position, limits, true);
@@ -369,7 +382,7 @@ impl Engine {
             Setting::Hash(mib) => return self.set_hash(mib),
             Setting::Threads(n) => {
                 if n != self.pool.threads() {
-                    self.pool.set_threads(n);
+                    self.pool.set_threads(n)?;
                 }
             }
             Setting::ClearHash => self.pool.table().clear(self.pool.threads()),

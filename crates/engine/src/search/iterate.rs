@@ -11,7 +11,7 @@ use crate::time::{self, Clock, Timer};
 use engram_chess::{Move, Position};
 use engram_tt::Bound;
 use std::sync::atomic::Ordering;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 impl Searcher {
     /// Searches `pos` within `limits` and returns the best move. The caller bumps the table's
@@ -338,7 +338,12 @@ impl Searcher {
         }
         if self.was_pondering {
             self.was_pondering = false;
-            self.timer.restart();
+            let at = *self
+                .control
+                .ponderhit
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            self.timer.restart_at(at.unwrap_or_else(Instant::now));
         }
         if self.timer.hard_expired() {
             self.unwind = Some(Unwind::Stop);
@@ -371,4 +376,32 @@ fn time_scale(instability: f64, drop: f64) -> f64 {
     pct(params::tm_base())
         + pct(params::tm_instability()) * instability
         + pct(params::tm_drop()) * drop
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Control;
+    use crate::time::Limits;
+    use engram_tt::Table;
+    use std::sync::Arc;
+
+    /// Issue 13, fault 5: after `ponderhit` the clock runs from the moment it arrived, not
+    /// from when the search next checks the time.
+    #[test]
+    fn the_clock_starts_at_ponderhit() {
+        let control = Arc::new(Control::default());
+        let mut s = Searcher::new(Arc::new(Table::new(1).unwrap()), control.clone());
+        let limit = Duration::from_millis(300);
+        s.timer = Timer::new(Some(Limits {
+            soft: limit,
+            hard: limit,
+        }));
+        s.was_pondering = true;
+        // `ponderhit` came 500 ms ago; the search looks at the clock only now.
+        *control.ponderhit.lock().unwrap() = Some(Instant::now() - Duration::from_millis(500));
+        control.pondering.store(false, Ordering::Relaxed);
+        s.check_time();
+        assert_eq!(s.unwind, Some(Unwind::Stop), "300 ms were up 200 ms ago");
+    }
 }

@@ -38,7 +38,8 @@ use history::{History, PieceTo};
 use smp::Smp;
 use split::SplitPoint;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 pub use tt::{INF, MATE, MATE_BOUND, MAX_PLY};
 
 /// Flags shared between the UCI thread and the search.
@@ -48,6 +49,9 @@ pub struct Control {
     pub stop: AtomicBool,
     /// True while pondering: no time limit applies until `ponderhit` clears it.
     pub pondering: AtomicBool,
+    /// When `ponderhit` arrived (set by the UCI thread before it clears `pondering`): the
+    /// search's clock starts then, not when the search next looks at it.
+    pub ponderhit: Mutex<Option<Instant>>,
     /// True from `go` until the search has decided its move (set by the UCI thread, cleared
     /// by the search thread just before it prints `bestmove`).
     pub searching: AtomicBool,
