@@ -115,14 +115,32 @@ impl Table {
     }
 
     /// Reallocates the table at `mib` MiB, empty, generation 0. The old memory is freed
-    /// first, so a large table is never held twice. On error the table is left with a
-    /// single cluster (still usable) and the error is returned.
+    /// first, so a large table is never held twice.
+    ///
+    /// On error the error is returned and the table is still usable:
+    /// * a size of 0 or one too large for the address space is refused before anything is
+    ///   freed: the table is unchanged, entries included;
+    /// * if the new size cannot be allocated, the old size is allocated again: the table
+    ///   has its old number of clusters, empty, generation 0;
+    /// * only if even that fails is it left with a single cluster.
     pub fn resize(&mut self, mib: usize) -> Result<(), TableError> {
         let clusters = clusters_in(mib)?;
+        let old = self.clusters();
         self.buf = Buffer::new(1, false)?;
         self.generation.store(0, Relaxed);
-        self.buf = Buffer::new(clusters, self.huge_pages)?;
-        Ok(())
+        match Buffer::new(clusters, self.huge_pages) {
+            Ok(buf) => {
+                self.buf = buf;
+                Ok(())
+            }
+            Err(e) => {
+                // The old memory was ours a moment ago; if it is gone, one cluster stays.
+                if let Ok(buf) = Buffer::new(old, self.huge_pages) {
+                    self.buf = buf;
+                }
+                Err(e)
+            }
+        }
     }
 
     /// Empties the table and resets the generation, zeroing it with `threads` threads
@@ -625,11 +643,41 @@ mod tests {
         t.resize(3).unwrap();
         assert_eq!(t.clusters(), 3 * MIB / 32);
         assert_eq!(t.probe(42), None);
-        assert!(t.resize(0).is_err());
-        assert!(t.resize(1 << 40).is_err());
-        assert_eq!(t.clusters(), 1, "left usable after a failed resize");
         t.store(42, rec(1, 1));
-        assert!(t.probe(42).is_some());
+        assert_eq!(t.resize(0), Err(TableError::ZeroSize));
+        assert_eq!(
+            t.resize(usize::MAX),
+            Err(TableError::TooLarge { mib: usize::MAX })
+        );
+        assert_eq!(
+            t.clusters(),
+            3 * MIB / 32,
+            "sizes refused up front change nothing"
+        );
+        assert!(t.probe(42).is_some(), "not even the entries");
+    }
+
+    /// Issue 13, fault 6a: a size the system cannot give leaves the table at its old size,
+    /// not at one cluster.
+    #[test]
+    fn resize_keeps_the_old_size_when_the_new_one_cannot_be_allocated() {
+        for old in [1, 3] {
+            let mut t = Table::new(old).unwrap();
+            t.store(42, rec(1, 1));
+            t.new_search();
+            // 2^60 bytes: fits in `isize`, but no machine maps that much.
+            assert!(matches!(t.resize(1 << 40), Err(TableError::Alloc { .. })));
+            assert_eq!(t.clusters(), old * MIB / 32, "old size kept");
+            assert_eq!(t.generation(), 0);
+            assert_eq!(t.probe(42), None, "empty, like after any resize");
+            for k in 0..1000u64 {
+                t.store(k.wrapping_mul(0x9E37_79B9_7F4A_7C15), rec(2, k as u16));
+            }
+            let hits = (0..1000u64)
+                .filter(|k| t.probe(k.wrapping_mul(0x9E37_79B9_7F4A_7C15)).is_some())
+                .count();
+            assert!(hits > 990, "a usable table of the old size: {hits} hits");
+        }
     }
 
     #[test]
