@@ -411,6 +411,15 @@ impl Engine {
         if mib == self.options.hash {
             return Ok(());
         }
+        // A size over the available memory, even with the old table's given back, is refused
+        // before anything is freed: the old table stays, entries and all. (With overcommit
+        // the allocation could succeed and the clear then get the engine OOM-killed.)
+        Table::check_memory(mib, self.pool.table().bytes()).map_err(|e| {
+            format!(
+                "cannot allocate {mib} MiB for the hash table: {e}; the table stays at {} MiB",
+                self.options.hash
+            )
+        })?;
         // Free the old table first so the two never need to fit in memory together.
         let small = Table::new(1).map_err(|e| e.to_string())?;
         self.pool.set_table(Arc::new(small));

@@ -22,6 +22,17 @@ pub enum TableError {
         /// Bytes asked for.
         bytes: usize,
     },
+    /// The table is larger than the memory available allows (see
+    /// [`table_budget`](crate::table_budget)); refused before allocating, because the
+    /// system might accept the allocation and kill the process when the memory is used.
+    OutOfMemory {
+        /// The size asked for, in MiB.
+        mib: usize,
+        /// The memory available, in MiB: `MemAvailable`, plus the table being replaced.
+        available_mib: usize,
+        /// The largest table allowed with that much available, in MiB.
+        budget_mib: usize,
+    },
 }
 
 impl fmt::Display for TableError {
@@ -32,6 +43,15 @@ impl fmt::Display for TableError {
             TableError::Alloc { bytes } => {
                 write!(f, "could not allocate {bytes} bytes for the table")
             }
+            TableError::OutOfMemory {
+                mib,
+                available_mib,
+                budget_mib,
+            } => write!(
+                f,
+                "a table of {mib} MiB does not fit in the memory available: \
+                 {available_mib} MiB available, at most {budget_mib} MiB for the table"
+            ),
         }
     }
 }

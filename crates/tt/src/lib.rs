@@ -90,6 +90,13 @@
 //! `MADV_HUGEPAGE`; smaller tables and other systems use the standard allocator. Fresh
 //! memory is zero, and zero is an empty table. Allocation failures are [`TableError`]s.
 //!
+//! With overcommit, `mmap` may accept more than the machine can hold and the process is
+//! killed when the memory is first written. So on Linux a table larger than
+//! [`UNCHECKED_MIB`] MiB is first checked against `/proc/meminfo`'s `MemAvailable`
+//! ([`mem_available`]) and refused with [`TableError::OutOfMemory`] if it is larger than
+//! [`table_budget`] of it (90 %, leaving at least 64 MiB); [`Table::check_memory`] makes the
+//! same check without allocating.
+//!
 //! # Policies
 //!
 //! See [`Policy`]; the default is Stockfish-like buckets (`depth − 8 · relative age`).
@@ -105,6 +112,7 @@ mod alloc;
 pub mod bench_support;
 mod cluster;
 mod entry;
+mod memory;
 mod policy;
 mod prefetch;
 mod stats;
@@ -112,6 +120,7 @@ mod table;
 
 pub use alloc::TableError;
 pub use entry::{Bound, Entry, Record, DEPTH_OFFSET, GENERATIONS, MAX_DEPTH, MIN_DEPTH};
+pub use memory::{mem_available, parse_mem_available, table_budget, RESERVE_MIB, UNCHECKED_MIB};
 pub use policy::{Outcome, Policy};
 #[cfg(feature = "stats")]
 pub use stats::Stats;

@@ -3,6 +3,7 @@
 use crate::alloc::{Buffer, TableError};
 use crate::cluster::{Cluster, Snapshot, SLOTS};
 use crate::entry::{relative_age, Data, Entry, Record, GENERATIONS};
+use crate::memory;
 use crate::policy::{self, Outcome, Policy, Slot};
 use crate::prefetch::prefetch;
 use crate::stats::Counters;
@@ -10,6 +11,8 @@ use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 /// Bytes in a MiB.
 const MIB: usize = 1 << 20;
+/// Bytes in a cluster.
+const CLUSTER: usize = std::mem::size_of::<Cluster>();
 /// Entries micro-Max's re-probe scans.
 const RUN: usize = 8;
 /// Clusters sampled by [`Table::hashfull`]: 333 × 3 = 999 entries.
@@ -77,7 +80,7 @@ fn clusters_in(mib: usize) -> Result<usize, TableError> {
         .checked_mul(MIB)
         .filter(|&b| b <= isize::MAX as usize)
         .ok_or(TableError::TooLarge { mib })?;
-    Ok(bytes / std::mem::size_of::<Cluster>())
+    Ok(bytes / CLUSTER)
 }
 
 impl Table {
@@ -90,18 +93,51 @@ impl Table {
     }
 
     /// A table as configured.
+    ///
+    /// A table larger than [`UNCHECKED_MIB`](crate::UNCHECKED_MIB) MiB that is larger than
+    /// [`table_budget`](crate::table_budget) of the available memory
+    /// ([`mem_available`](crate::mem_available)) is refused with
+    /// [`TableError::OutOfMemory`] before anything is allocated.
     pub fn with_config(config: Config) -> Result<Table, TableError> {
+        Table::with_config_probed(config, &mut memory::mem_available)
+    }
+
+    /// [`Table::with_config`], with the available memory read from `available`.
+    fn with_config_probed(
+        config: Config,
+        available: &mut dyn FnMut() -> Option<u64>,
+    ) -> Result<Table, TableError> {
         let clusters = clusters_in(config.mib)?;
+        memory::check(clusters * CLUSTER, 0, available)?;
         Table::build(clusters, config.policy, config.huge_pages)
     }
 
     /// A table of exactly `clusters` clusters (3 entries each, 32 bytes), for tests and
-    /// experiments that need tiny tables.
+    /// experiments that need tiny tables. Checked against the available memory like
+    /// [`Table::with_config`].
     pub fn with_clusters(clusters: usize, policy: Policy) -> Result<Table, TableError> {
         if clusters == 0 {
             return Err(TableError::ZeroSize);
         }
+        let bytes = clusters
+            .checked_mul(CLUSTER)
+            .ok_or(TableError::Alloc { bytes: usize::MAX })?;
+        memory::check(bytes, 0, &mut memory::mem_available)?;
         Table::build(clusters, policy, true)
+    }
+
+    /// Checks, without allocating anything, whether `Table::new(mib)` would pass its own
+    /// checks once `freed` bytes have been given back to the system (say, the
+    /// [`bytes`](Table::bytes) of the table it replaces; only its resident part really
+    /// counts, so this is the optimistic side). Returns [`TableError::ZeroSize`],
+    /// [`TableError::TooLarge`] or [`TableError::OutOfMemory`] as [`Table::new`] would;
+    /// `Ok` does not promise that the system will then grant the memory.
+    pub fn check_memory(mib: usize, freed: usize) -> Result<(), TableError> {
+        memory::check(
+            clusters_in(mib)? * CLUSTER,
+            freed,
+            &mut memory::mem_available,
+        )
     }
 
     fn build(clusters: usize, policy: Policy, huge_pages: bool) -> Result<Table, TableError> {
@@ -118,17 +154,35 @@ impl Table {
     /// first, so a large table is never held twice.
     ///
     /// On error the error is returned and the table is still usable:
-    /// * a size of 0 or one too large for the address space is refused before anything is
-    ///   freed: the table is unchanged, entries included;
-    /// * if the new size cannot be allocated, the old size is allocated again: the table
-    ///   has its old number of clusters, empty, generation 0;
+    /// * a size of 0, one too large for the address space, or one that does not fit in the
+    ///   available memory even with this table's memory given back
+    ///   ([`TableError::OutOfMemory`], see [`Table::check_memory`]) is refused before
+    ///   anything is freed: the table is unchanged, entries included;
+    /// * if, once the old memory is freed, the new size is still over the available memory
+    ///   (the old table was not all resident, or others took memory meanwhile) or cannot be
+    ///   allocated, the old size is allocated again: the table has its old number of
+    ///   clusters, empty, generation 0;
     /// * only if even that fails is it left with a single cluster.
     pub fn resize(&mut self, mib: usize) -> Result<(), TableError> {
+        self.resize_probed(mib, &mut memory::mem_available)
+    }
+
+    /// [`Table::resize`], with the available memory read from `available`.
+    fn resize_probed(
+        &mut self,
+        mib: usize,
+        available: &mut dyn FnMut() -> Option<u64>,
+    ) -> Result<(), TableError> {
         let clusters = clusters_in(mib)?;
+        let bytes = clusters * CLUSTER;
+        memory::check(bytes, self.bytes(), available)?;
         let old = self.clusters();
         self.buf = Buffer::new(1, false)?;
         self.generation.store(0, Relaxed);
-        match Buffer::new(clusters, self.huge_pages) {
+        // Read again now that the old memory is back with the system.
+        let new = memory::check(bytes, 0, available)
+            .and_then(|()| Buffer::new(clusters, self.huge_pages));
+        match new {
             Ok(buf) => {
                 self.buf = buf;
                 Ok(())
@@ -190,7 +244,7 @@ impl Table {
 
     /// Size of the table's memory in bytes (32 per cluster).
     pub fn bytes(&self) -> usize {
-        self.clusters() * std::mem::size_of::<Cluster>()
+        self.clusters() * CLUSTER
     }
 
     /// Size in MiB, rounded down: the `mib` a table built from a size in MiB was asked for.
@@ -505,10 +559,21 @@ mod tests {
             Table::new(usize::MAX).unwrap_err(),
             TableError::TooLarge { mib: usize::MAX }
         );
+        let config = Config {
+            mib: 1 << 40,
+            ..Config::default()
+        };
         assert!(matches!(
-            Table::new(1 << 40).unwrap_err(),
+            Table::with_config_probed(config, &mut || None).unwrap_err(),
             TableError::Alloc { .. }
         ));
+        if cfg!(target_os = "linux") {
+            // 1 TiB is more than MemAvailable here: refused before mmap is even tried.
+            assert!(matches!(
+                Table::new(1 << 20).unwrap_err(),
+                TableError::OutOfMemory { mib: 1_048_576, .. }
+            ));
+        }
     }
 
     #[test]
@@ -665,8 +730,12 @@ mod tests {
             let mut t = Table::new(old).unwrap();
             t.store(42, rec(1, 1));
             t.new_search();
-            // 2^60 bytes: fits in `isize`, but no machine maps that much.
-            assert!(matches!(t.resize(1 << 40), Err(TableError::Alloc { .. })));
+            // 2^60 bytes: fits in `isize`, but no machine maps that much. (Not checked
+            // against the available memory, which would refuse it before freeing anything.)
+            assert!(matches!(
+                t.resize_probed(1 << 40, &mut || None),
+                Err(TableError::Alloc { .. })
+            ));
             assert_eq!(t.clusters(), old * MIB / 32, "old size kept");
             assert_eq!(t.generation(), 0);
             assert_eq!(t.probe(42), None, "empty, like after any resize");
@@ -678,6 +747,127 @@ mod tests {
                 .count();
             assert!(hits > 990, "a usable table of the old size: {hits} hits");
         }
+    }
+
+    const GIB: u64 = 1 << 30;
+    const MIB64: u64 = 1 << 20;
+
+    /// Issue 13, fault 6b: a table over the available memory is refused before allocating,
+    /// with an error that names the sizes.
+    #[test]
+    fn a_table_larger_than_the_available_memory_is_refused() {
+        let config = |mib| Config {
+            mib,
+            ..Config::default()
+        };
+        let mut hundred = || Some(100 * MIB64);
+        let err = Table::with_config_probed(config(1024), &mut hundred).unwrap_err();
+        assert_eq!(
+            err,
+            TableError::OutOfMemory {
+                mib: 1024,
+                available_mib: 100,
+                budget_mib: 36
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "a table of 1024 MiB does not fit in the memory available: 100 MiB available, \
+             at most 36 MiB for the table"
+        );
+        assert!(Table::with_config_probed(config(37), &mut hundred).is_err());
+        assert_eq!(
+            Table::with_config_probed(config(36), &mut hundred)
+                .unwrap()
+                .mib(),
+            36
+        );
+        // Small tables and unknown memory are not checked.
+        let mut none_left = || Some(0);
+        assert_eq!(
+            Table::with_config_probed(config(16), &mut none_left)
+                .unwrap()
+                .mib(),
+            16
+        );
+        assert_eq!(
+            Table::with_config_probed(config(40), &mut || None)
+                .unwrap()
+                .mib(),
+            40
+        );
+    }
+
+    /// Issue 13, fault 6b: a resize over the available memory (even counting the old table
+    /// as freed) changes nothing, entries included.
+    #[test]
+    fn resize_over_the_available_memory_changes_nothing() {
+        let mut t = Table::new(3).unwrap();
+        t.store(42, rec(1, 1));
+        t.new_search();
+        let mut hundred = || Some(100 * MIB64);
+        assert_eq!(
+            t.resize_probed(1024, &mut hundred),
+            Err(TableError::OutOfMemory {
+                mib: 1024,
+                available_mib: 103,
+                budget_mib: 39
+            })
+        );
+        assert_eq!((t.clusters(), t.generation()), (3 * MIB / 32, 1));
+        assert_eq!(t.probe(42).map(|e| e.mv), Some(1));
+        // The old table's memory counts as available: 100 + 3 MiB, 39 MiB allowed; once it
+        // is freed, the system reports it available.
+        let mut readings = [Some(100 * MIB64), Some(103 * MIB64)].into_iter();
+        t.resize_probed(39, &mut || readings.next().flatten())
+            .unwrap();
+        assert_eq!(t.mib(), 39);
+    }
+
+    /// If the memory is gone once the old table is freed (it was not all resident, or
+    /// another process took it), the resize is refused and the old size comes back.
+    #[test]
+    fn resize_checks_again_after_freeing_and_falls_back_to_the_old_size() {
+        let mut t = Table::new(3).unwrap();
+        let mut readings = [Some(10 * GIB), Some(100 * MIB64)].into_iter();
+        let mut available = || readings.next().flatten();
+        assert_eq!(
+            t.resize_probed(1024, &mut available),
+            Err(TableError::OutOfMemory {
+                mib: 1024,
+                available_mib: 100,
+                budget_mib: 36
+            })
+        );
+        assert_eq!(readings.next(), None, "read before and after freeing");
+        assert_eq!(t.clusters(), 3 * MIB / 32);
+        t.store(42, rec(1, 1));
+        assert!(t.probe(42).is_some());
+    }
+
+    /// The real figure: 95 % of MemAvailable is accepted by `mmap` (overcommit) but is over
+    /// the budget, so it is refused; nothing is allocated, let alone touched.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_real_available_memory_is_checked() {
+        let available = crate::mem_available().expect("MemAvailable");
+        let mib = (available / MIB64 * 95 / 100) as usize;
+        if mib <= crate::UNCHECKED_MIB {
+            return; // a machine with almost nothing available: nothing to show
+        }
+        assert!(matches!(
+            Table::new(mib),
+            Err(TableError::OutOfMemory { mib: m, .. }) if m == mib
+        ));
+        let mut t = Table::new(2).unwrap();
+        assert!(matches!(t.resize(mib), Err(TableError::OutOfMemory { .. })));
+        assert_eq!(t.mib(), 2);
+        assert!(matches!(
+            Table::check_memory(mib, 0),
+            Err(TableError::OutOfMemory { .. })
+        ));
+        assert_eq!(Table::check_memory(crate::UNCHECKED_MIB, 0), Ok(()));
+        assert_eq!(Table::check_memory(0, 0), Err(TableError::ZeroSize));
     }
 
     #[test]

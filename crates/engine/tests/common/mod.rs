@@ -18,7 +18,13 @@ pub struct Engine {
 impl Engine {
     /// Starts the engine.
     pub fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_engram"))
+        Engine::spawn(Command::new(env!("CARGO_BIN_EXE_engram")))
+    }
+
+    /// Starts the engine with `cmd`, which runs the engine binary (say, through a shell
+    /// that sets limits first); stdin and stdout are piped, stderr dropped.
+    pub fn spawn(mut cmd: Command) -> Engine {
+        let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
