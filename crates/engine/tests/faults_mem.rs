@@ -1,4 +1,5 @@
-//! Issue 13, fault 6 through the real binary: a `Hash` larger than the memory available.
+//! Issue 13, faults 5b and 6 through the real binary: clocks at the top of their range in a
+//! FEN, and a `Hash` larger than the memory available.
 
 mod common;
 
@@ -10,6 +11,26 @@ const T: Duration = Duration::from_secs(20);
 
 fn legal(fen: &str, mv: &str) -> bool {
     Board::from_fen(fen, false).unwrap().parse_uci(mv).is_ok()
+}
+
+/// Fault 5b: a halfmove clock and fullmove number of 65535 (the largest the FEN may give);
+/// the search plays moves from it, which must not overflow the clocks (a panic in a debug
+/// build).
+#[test]
+fn clocks_at_65535_in_a_fen_are_searched() {
+    let mut e = Engine::start();
+    for fen in [
+        "4k3/8/8/8/8/8/P7/4K2R w - - 65535 65535",
+        "4k3/p7/8/8/8/8/8/4K2R b - - 65535 65535",
+    ] {
+        e.send(&format!("position fen {fen}"));
+        e.send("go depth 5");
+        let bm = e.bestmove(T);
+        assert!(legal(fen, best(&bm)), "{fen}: {bm}");
+    }
+    e.sync(T);
+    assert!(!e.log.iter().any(|l| l.contains("error")), "{:?}", e.log);
+    e.quit();
 }
 
 /// Fault 6b (Linux: the check reads `/proc/meminfo`).

@@ -49,7 +49,7 @@ impl Board {
         if let Some(ep) = self.ep.take() {
             self.key ^= zobrist::en_passant(ep.file());
         }
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
 
         match mv.kind() {
             MoveKind::Castling => {
@@ -129,7 +129,7 @@ impl Board {
         if let Some(ep) = self.ep.take() {
             self.key ^= zobrist::en_passant(ep.file());
         }
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
         if self.side == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
         }
