@@ -39,11 +39,20 @@ pub fn allocate(clock: &Clock, overhead: u64) -> Option<Limits> {
     let time = clock.time.or(clock.opp_time)?;
     let avail = time.saturating_sub(overhead).max(1);
     let mtg = clock.movestogo.unwrap_or(30).clamp(1, 50);
-    let inc = clock.inc;
-    let base = avail / (mtg + if clock.movestogo.is_some() { 1 } else { 0 }) + inc * 3 / 4;
+    // Any u64 may come from `go`: fractions in u128, sums and products saturating.
+    let inc_share = (u128::from(clock.inc) * 3 / 4) as u64;
+    let base = (avail / (mtg + u64::from(clock.movestogo.is_some()))).saturating_add(inc_share);
     let soft = base.min(avail / 2).max(1);
-    let hard_cap = if mtg == 1 { avail * 8 / 10 } else { avail / 3 };
-    let hard = (soft * 4).min(hard_cap).max(soft.min(avail)).max(1);
+    let hard_cap = if mtg == 1 {
+        (u128::from(avail) * 8 / 10) as u64
+    } else {
+        avail / 3
+    };
+    let hard = soft
+        .saturating_mul(4)
+        .min(hard_cap)
+        .max(soft.min(avail))
+        .max(1);
     Some(Limits {
         soft: Duration::from_millis(soft),
         hard: Duration::from_millis(hard),
@@ -82,11 +91,12 @@ impl Timer {
     }
 
     /// Whether to stop before starting another iteration. `scale` (around 1.0) grows when the
-    /// best move keeps changing or the score drops, and shrinks when the move is stable.
+    /// best move keeps changing or the score drops, and shrinks when the move is stable;
+    /// it is clamped to 0.3–3.0, and NaN counts as 1.0.
     pub fn soft_expired(&self, scale: f64) -> bool {
         self.limits.is_some_and(|l| {
             // A fixed time per move (soft = hard) is used in full.
-            let scale = if l.soft == l.hard {
+            let scale = if l.soft == l.hard || scale.is_nan() {
                 1.0
             } else {
                 scale.clamp(0.3, 3.0)
@@ -180,6 +190,90 @@ mod tests {
         for (clock, overhead, expected) in cases {
             assert_eq!(allocate(clock, *overhead).map(ms), *expected, "{clock:?}");
         }
+    }
+
+    /// Issue 13, fault 5c: any u64 in any field (as `go` may send) gives limits with
+    /// soft <= hard <= the time left, and no overflow (this panics in a debug build if any
+    /// arithmetic overflows).
+    #[test]
+    fn extreme_clocks_neither_overflow_nor_exceed_the_clock() {
+        let big = [
+            0,
+            1,
+            2,
+            3,
+            1_000,
+            u64::MAX / 10,
+            i64::MAX as u64,
+            u64::MAX - 1,
+            u64::MAX,
+        ];
+        let opt = || std::iter::once(None).chain(big.iter().copied().map(Some));
+        for time in opt() {
+            for inc in big {
+                for movestogo in opt() {
+                    for overhead in [0, 10, u64::MAX] {
+                        for movetime in [None, Some(0), Some(u64::MAX)] {
+                            let c = Clock {
+                                time,
+                                inc,
+                                opp_time: Some(u64::MAX),
+                                movestogo,
+                                movetime,
+                            };
+                            let l = allocate(&c, overhead).expect("a clock is given");
+                            assert!(l.soft <= l.hard && l.hard > Duration::ZERO, "{c:?}: {l:?}");
+                            let left = movetime.or(time).unwrap_or(u64::MAX);
+                            let cap = left.saturating_sub(overhead).max(1);
+                            assert!(l.hard.as_millis() <= u128::from(cap), "{c:?}: {l:?}");
+                            // The timer copes too (stability scaling multiplies the soft limit).
+                            let t = Timer::new(Some(l));
+                            for scale in [0.0, 1.0, 3.0, f64::MAX, f64::NAN] {
+                                let _ = t.soft_expired(scale);
+                            }
+                            assert!(!t.hard_expired() || l.hard.as_millis() < 1_000);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The values the saturating arithmetic gives at the top of the range: the same rules
+    /// as for ordinary clocks, not wrapped-around garbage.
+    #[test]
+    fn huge_clocks_keep_the_ordinary_rules() {
+        let avail = u64::MAX - 10;
+        let one_move = Clock {
+            time: Some(u64::MAX),
+            inc: u64::MAX,
+            movestogo: Some(1),
+            ..Clock::default()
+        };
+        let l = allocate(&one_move, 10).unwrap();
+        // soft: half the time left; hard: 80 % of it.
+        assert_eq!(l.soft, Duration::from_millis(avail / 2));
+        assert_eq!(
+            l.hard,
+            Duration::from_millis((avail as u128 * 8 / 10) as u64)
+        );
+        let sudden_death = Clock {
+            time: Some(u64::MAX),
+            inc: u64::MAX,
+            ..Clock::default()
+        };
+        let l = allocate(&sudden_death, 10).unwrap();
+        // The increment makes soft half the time left, and hard is never below soft.
+        assert_eq!(l.soft, Duration::from_millis(avail / 2));
+        assert_eq!(l.hard, Duration::from_millis(avail / 2));
+        // A huge increment with little time: the increment is not yet on the clock.
+        let small = Clock {
+            time: Some(1_000),
+            inc: u64::MAX,
+            ..Clock::default()
+        };
+        let l = allocate(&small, 10).unwrap();
+        assert_eq!((l.soft.as_millis(), l.hard.as_millis()), (495, 495));
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! Issue 13, faults 5b and 6 through the real binary: clocks at the top of their range in a
-//! FEN, and a `Hash` larger than the memory available.
+//! Issue 13, faults 5b, 5c and 6 through the real binary: clocks at the top of their range
+//! in a FEN, huge and negative `go` clock values, and a `Hash` larger than the memory
+//! available.
 
 mod common;
 
@@ -30,6 +31,71 @@ fn clocks_at_65535_in_a_fen_are_searched() {
     }
     e.sync(T);
     assert!(!e.log.iter().any(|l| l.contains("error")), "{:?}", e.log);
+    e.quit();
+}
+
+/// Fault 5c: huge (up to what `go` accepts, and beyond), negative and mixed clock values
+/// give a legal `bestmove`, at once or right after `stop`.
+#[test]
+fn huge_and_negative_clock_values_give_a_legal_bestmove() {
+    const WHITE: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    const BLACK: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    let cases = [
+        (
+            WHITE,
+            "go wtime 18446744073709551615 winc 18446744073709551615 movestogo 1",
+        ),
+        (
+            WHITE,
+            "go wtime 9223372036854775807 winc 9223372036854775807 movestogo 1",
+        ),
+        (
+            WHITE,
+            "go wtime 9223372036854775807 btime 9223372036854775807 \
+             winc 9223372036854775807 binc 9223372036854775807",
+        ),
+        (
+            BLACK,
+            "go btime 9223372036854775807 binc 9223372036854775807 \
+             movestogo 9223372036854775807",
+        ),
+        (WHITE, "go wtime 1000 winc 9223372036854775807"),
+        (WHITE, "go movetime 9223372036854775807"),
+        (WHITE, "go movetime 18446744073709551615"),
+        (WHITE, "go wtime -5 winc -100 movestogo -3"),
+        (
+            WHITE,
+            "go wtime -9223372036854775808 btime -1 winc 9223372036854775807",
+        ),
+        (BLACK, "go btime -1 binc -1 movestogo 1"),
+        (WHITE, "go movetime -1"),
+    ];
+    let mut e = Engine::start();
+    for (fen, go) in cases {
+        e.send(&format!("position fen {fen}"));
+        let from = e.log.len();
+        let start = Instant::now();
+        e.send(go);
+        std::thread::sleep(Duration::from_millis(200));
+        e.send("stop");
+        let bm = e.bestmove(T);
+        assert!(legal(fen, best(&bm)), "{go}: {bm}");
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "{go}: {:?}",
+            start.elapsed()
+        );
+        e.sync(T);
+        // The only complaint allowed: a value beyond i64 is not a number to `go` (the search
+        // failing, say on an overflow in a debug build, shows as an error with a fallback
+        // move).
+        for line in &e.log[from..] {
+            assert!(
+                !line.contains("error") || line.ends_with("needs a number; ignored"),
+                "{go}: {line}"
+            );
+        }
+    }
     e.quit();
 }
 
