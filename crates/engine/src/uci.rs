@@ -293,7 +293,14 @@ impl Engine {
         let (mut wtime, mut btime, mut winc, mut binc) = (None, None, 0, 0);
         let mut ponder = false;
         let mut i = 0;
-        let num = |i: usize| -> Option<i64> { args.get(i + 1).and_then(|v| v.parse::<i64>().ok()) };
+        // Numbers beyond i64 saturate (a clock of 2^64 - 1 ms is "plenty", not "no clock").
+        let num = |i: usize| -> Option<i64> {
+            let v = args.get(i + 1)?;
+            v.parse::<i64>().ok().or_else(|| {
+                let wide = v.parse::<i128>().ok()?;
+                Some(wide.clamp(i64::MIN.into(), i64::MAX.into()) as i64)
+            })
+        };
         while i < args.len() {
             let key = args[i];
             let takes_value = matches!(
