@@ -107,14 +107,27 @@ pub fn bestmove_line(board: &Board, result: &SearchResult) -> String {
     out
 }
 
+/// The move to play when a search has none: the first legal move, among `searchmoves` if
+/// given (`Move::NULL` when there is no legal move).
+fn fallback_move(pos: &Position, searchmoves: &[Move]) -> Move {
+    let legal = pos.board().legal_moves();
+    legal
+        .iter()
+        .find(|m| searchmoves.contains(m))
+        .or(legal.first())
+        .copied()
+        .unwrap_or(Move::NULL)
+}
+
 /// Runs a search; should it panic (a bug), reports it, replaces the searcher by a fresh one
-/// and returns the first legal move, so that the GUI still gets a legal `bestmove` and the
-/// engine keeps running.
+/// and returns a fallback move (`fallback_move`), so that the GUI still gets a legal
+/// `bestmove` and the engine keeps running.
 fn guarded_search(
     searcher: &mut Box<Searcher>,
     pos: &Position,
     limits: SearchLimits,
 ) -> SearchResult {
+    let searchmoves = limits.searchmoves.clone();
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         searcher.search(pos, limits)
     }));
@@ -129,12 +142,7 @@ fn guarded_search(
         fresh.use_tt = searcher.use_tt;
         fresh.counters = searcher.counters.clone();
         *searcher = fresh;
-        let best = pos
-            .board()
-            .legal_moves()
-            .first()
-            .copied()
-            .unwrap_or(Move::NULL);
+        let best = fallback_move(pos, &searchmoves);
         SearchResult {
             best,
             ponder: None,
@@ -159,15 +167,11 @@ fn worker_loop(mut searcher: Box<Searcher>, rx: Receiver<Msg>, control: Arc<Cont
                 print,
             } => {
                 let started = Instant::now();
+                let searchmoves = limits.searchmoves.clone();
                 let mut main = guarded_search(&mut searcher, &pos, limits);
                 if main.best.is_null() {
                     // Keep a legal move even if the search had no time to find one.
-                    main.best = pos
-                        .board()
-                        .legal_moves()
-                        .first()
-                        .copied()
-                        .unwrap_or(Move::NULL);
+                    main.best = fallback_move(&pos, &searchmoves);
                 }
                 // The main thread decides when the search ends; the helpers follow.
                 control.stop.store(true, Ordering::Relaxed);
@@ -505,6 +509,16 @@ mod tests {
             pv: vec![Move::from_u16(mv)],
             seldepth: 1,
         }
+    }
+
+    #[test]
+    fn the_fallback_move_respects_searchmoves() {
+        let pos = Position::new(Board::startpos());
+        let d2d3 = pos.board().parse_uci("d2d3").unwrap();
+        assert_eq!(fallback_move(&pos, &[d2d3]), d2d3);
+        assert!(pos.board().is_legal(fallback_move(&pos, &[])));
+        let mated = Board::from_fen("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", false).unwrap();
+        assert!(fallback_move(&Position::new(mated), &[]).is_null());
     }
 
     #[test]

@@ -287,8 +287,26 @@ pub fn score_text(score: i32) -> String {
     if score >= MATE_BOUND {
         format!("mate {}", (MATE - score + 1) / 2)
     } else if score <= -MATE_BOUND {
-        format!("mate -{}", (MATE + score) / 2)
+        // Mated now (no legal move) is `mate 0`, as Stockfish prints it, not `mate -0`.
+        match (MATE + score) / 2 {
+            0 => "mate 0".into(),
+            n => format!("mate -{n}"),
+        }
     } else {
         format!("cp {score}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_as_uci_text() {
+        assert_eq!(score_text(35), "cp 35");
+        assert_eq!(score_text(MATE - 1), "mate 1");
+        assert_eq!(score_text(MATE - 4), "mate 2");
+        assert_eq!(score_text(-MATE + 2), "mate -1");
+        assert_eq!(score_text(-MATE), "mate 0", "mated in the position itself");
     }
 }
