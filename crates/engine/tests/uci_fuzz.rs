@@ -405,7 +405,14 @@ impl Model {
         let mut i = 0;
         while i < args.len() {
             if TAKES_VALUE.contains(&args[i]) {
-                match args.get(i + 1).and_then(|v| v.parse::<i64>().ok()) {
+                // Numbers beyond i64 saturate, as the engine reads them.
+                let number = |v: &str| {
+                    v.parse::<i64>().ok().or_else(|| {
+                        let wide = v.parse::<i128>().ok()?;
+                        Some(wide.clamp(i64::MIN.into(), i64::MAX.into()) as i64)
+                    })
+                };
+                match args.get(i + 1).and_then(|v| number(v)) {
                     Some(v) => match args[i] {
                         "depth" => depth = Some(v.clamp(1, 127)),
                         "nodes" => nodes = Some(v.max(1)),
