@@ -6,7 +6,9 @@
 //! `SMP Lazy` they search the same position on their own iteration schedule
 //! (`search/smp.rs`) and talk to each other only through the table.
 
-use crate::search::{score_text, Control, NodeCounters, SearchLimits, SearchResult, Searcher};
+use crate::search::{
+    pv_text, score_text, Control, NodeCounters, SearchLimits, SearchResult, Searcher,
+};
 use engram_chess::{Board, Move, Position};
 use engram_tt::Table;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -184,16 +186,7 @@ fn worker_loop(mut searcher: Box<Searcher>, rx: Receiver<Msg>, control: Arc<Cont
                     // The move comes from a helper: show its line, so the last `info` matches
                     // the `bestmove`.
                     let ms = started.elapsed().as_millis().max(1) as u64;
-                    let mut b = *pos.board();
-                    let mut pv = String::new();
-                    for &m in &best.pv {
-                        if !b.is_legal(m) {
-                            break;
-                        }
-                        pv.push(' ');
-                        pv.push_str(&b.to_uci(m));
-                        b.play(m);
-                    }
+                    let pv = pv_text(pos.board(), &best.pv);
                     println!(
                         "info depth {} seldepth {} multipv 1 score {} nodes {total} nps {} time {ms} hashfull {} pv{pv}",
                         best.depth,

@@ -4,8 +4,8 @@
 use super::params;
 use super::see::capture_value;
 use super::{
-    score_text, RootMove, SearchLimits, SearchResult, Searcher, SmpMode, Unwind, INF, MATE,
-    MATE_BOUND, MAX_PLY,
+    pv_text, score_text, RootMove, SearchLimits, SearchResult, Searcher, SmpMode, Unwind, INF,
+    MATE, MATE_BOUND, MAX_PLY,
 };
 use crate::time::{self, Clock, Timer};
 use engram_chess::{Move, Position};
@@ -252,17 +252,7 @@ impl Searcher {
             Bound::Upper => " upperbound",
             _ => "",
         };
-        let board = self.pos.board();
-        let mut pv_text = String::new();
-        let mut b = *board;
-        for &m in &rm.pv {
-            if !b.is_legal(m) {
-                break;
-            }
-            pv_text.push(' ');
-            pv_text.push_str(&b.to_uci(m));
-            b.play(m);
-        }
+        let pv_text = pv_text(self.pos.board(), &rm.pv);
         let hashfull = if self.use_tt {
             format!(" hashfull {}", self.tt.hashfull())
         } else {

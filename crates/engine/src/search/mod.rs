@@ -282,6 +282,23 @@ impl Searcher {
     }
 }
 
+/// A principal variation as UCI text from `board`: ` move move ...`, each move preceded by a
+/// space, cut at the first move that is not legal (a line pieced together from the table
+/// may not be).
+pub fn pv_text(board: &Board, pv: &[Move]) -> String {
+    let mut text = String::new();
+    let mut b = *board;
+    for &m in pv {
+        if !b.is_legal(m) {
+            break;
+        }
+        text.push(' ');
+        text.push_str(&b.to_uci(m));
+        b.play(m);
+    }
+    text
+}
+
 /// A score as UCI text: `cp N` or `mate N` (negative when being mated).
 pub fn score_text(score: i32) -> String {
     if score >= MATE_BOUND {
