@@ -142,6 +142,7 @@ fn guarded_search(
         fresh.id = searcher.id;
         fresh.verbose = searcher.verbose;
         fresh.use_tt = searcher.use_tt;
+        fresh.prefetch = searcher.prefetch;
         fresh.counters = searcher.counters.clone();
         *searcher = fresh;
         let best = fallback_move(pos, &searchmoves);
@@ -229,6 +230,7 @@ fn worker_loop(mut searcher: Box<Searcher>, rx: Receiver<Msg>, control: Arc<Cont
             }
             Msg::UseTt(on, ack) => {
                 searcher.use_tt = on;
+                searcher.prefetch = on;
                 let _ = ack.send(());
             }
             Msg::Verbose(on, ack) => {

@@ -101,6 +101,7 @@ fn chained_table(mib: usize, huge_pages: bool) -> (Table, u64) {
         depth: 1,
         bound: Bound::Exact,
         pv: false,
+        nodes: 0,
     };
     let lines = clusters / 2;
     for (l, &next) in sattolo(lines, 2).iter().enumerate() {
@@ -201,6 +202,7 @@ fn configs(c: &mut Criterion) {
             depth: 4,
             bound: Bound::Lower,
             pv: false,
+            nodes: 0,
         };
         g.bench_function("store_indep", |b| {
             b.iter(|| {

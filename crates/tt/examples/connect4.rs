@@ -181,6 +181,7 @@ impl<'t> Solver<'t> {
                     depth,
                     bound,
                     pv: false,
+                    nodes: 0,
                 },
             );
         }

@@ -19,6 +19,7 @@
 //!   read only if both tag reads are equal, `busy` is clear and the check word matches.
 
 use crate::entry::Data;
+use crate::policy::Decision;
 use std::hint::select_unpredictable;
 use std::sync::atomic::{fence, AtomicU64, Ordering};
 
@@ -189,6 +190,34 @@ impl Cluster {
         self.tags.store(new.tags, Ordering::Release);
     }
 
+    /// Writes what `decision` says (slot `slot` gets its data with signature `sig`; with
+    /// `DEMOTE` and `demote: Some(j)`, slot `j` first gets what `slot` held) into this
+    /// cluster, which was read as `read` and is rebuilt from `base`: claim, write, release.
+    /// `false` (nothing written) if another store claimed or changed the cluster since it
+    /// was read. `DEMOTE` is false on the path of the policies that never demote, which
+    /// keeps the check off it.
+    #[inline]
+    pub fn commit<const DEMOTE: bool>(
+        &self,
+        read: &Snapshot,
+        base: Snapshot,
+        slot: usize,
+        sig: u16,
+        decision: &Decision,
+    ) -> bool {
+        if !self.claim(read.tags) {
+            return false;
+        }
+        let mut next = base;
+        if let (true, Some(j)) = (DEMOTE, decision.demote) {
+            next.set(j, base.sig(slot), base.data[slot]);
+        }
+        next.set(slot, sig, decision.data);
+        next.seal();
+        self.publish(read, &next);
+        true
+    }
+
     /// Empties the cluster. Only meaningful while no one else uses the table.
     #[inline]
     pub fn clear(&self) {
@@ -228,6 +257,7 @@ mod tests {
                 depth,
                 bound: Bound::Exact,
                 pv: false,
+                nodes: 0,
             },
             1,
         )

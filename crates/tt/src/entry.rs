@@ -6,7 +6,7 @@
 //! |--------|-----------------------------------------|
 //! | 0–15   | move, 16 opaque bits (0 = no move)      |
 //! | 16–31  | score, `i16`                            |
-//! | 32–47  | static evaluation, `i16`                |
+//! | 32–47  | static evaluation, `i16`; under [`Policy::TwoBig1`](crate::Policy::TwoBig1) the subtree size instead ([`size_code`]) |
 //! | 48–55  | depth byte: depth + [`DEPTH_OFFSET`], 0 = empty slot |
 //! | 56–63  | generation (5 bits, 59–63) · pv (bit 58) · bound (bits 56–57) |
 
@@ -21,6 +21,23 @@ pub const MIN_DEPTH: i32 = 1 - DEPTH_OFFSET;
 pub const MAX_DEPTH: i32 = 255 - DEPTH_OFFSET;
 /// Number of distinct generations (5 bits); ages are computed modulo this.
 pub const GENERATIONS: u8 = 32;
+/// The static evaluation a probe returns when the table does not keep one: under
+/// [`Policy::TwoBig1`](crate::Policy::TwoBig1), whose entries hold their subtree size in its
+/// place. Callers that also store "no evaluation" this way (say, in check) need no special case.
+pub const NO_EVAL: i16 = i16::MIN;
+
+/// The subtree size `nodes` on a 16-bit monotone log scale: exact below 1,024, then a
+/// 6-bit exponent and the 10 bits after the leading one (a relative error below 0.1 %).
+/// `a ≤ b` implies `size_code(a) ≤ size_code(b)`, so codes compare as sizes do.
+#[inline]
+pub fn size_code(nodes: u64) -> u16 {
+    if nodes < 1024 {
+        return nodes as u16;
+    }
+    let e = 63 - nodes.leading_zeros(); // 10..=63
+    let mantissa = (nodes >> (e - 10)) & 0x3FF;
+    (((e - 9) << 10) as u64 | mantissa) as u16
+}
 
 /// The kind of score an entry holds, as in alpha-beta search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -63,6 +80,10 @@ pub struct Record {
     pub bound: Bound,
     /// Whether the node is (or was) on a principal variation.
     pub pv: bool,
+    /// Nodes searched below this node (its subtree size), 0 if unknown. Only
+    /// [`Policy::TwoBig1`](crate::Policy::TwoBig1) reads it; it is stored, on a log scale
+    /// ([`size_code`]), in place of `eval`.
+    pub nodes: u64,
 }
 
 /// A copy of a stored entry, as returned by [`Table::probe`](crate::Table::probe).
@@ -72,7 +93,7 @@ pub struct Entry {
     pub mv: u16,
     /// Stored score.
     pub score: i16,
-    /// Stored static evaluation.
+    /// Stored static evaluation ([`NO_EVAL`] under [`Policy::TwoBig1`](crate::Policy::TwoBig1)).
     pub eval: i16,
     /// Stored depth (after clamping into [`MIN_DEPTH`]`..=`[`MAX_DEPTH`]).
     pub depth: i32,
@@ -113,6 +134,20 @@ impl Data {
                 | (depth8 << 48)
                 | (meta << 56),
         )
+    }
+
+    /// Packs a record for [`Policy::TwoBig1`](crate::Policy::TwoBig1): its subtree size
+    /// ([`size_code`]) takes the place of the static evaluation.
+    #[inline]
+    pub fn pack_sized(r: &Record, gen: u8) -> Data {
+        let d = Data::pack(r, gen);
+        Data((d.0 & !(0xFFFF << 32)) | (u64::from(size_code(r.nodes)) << 32))
+    }
+
+    /// The subtree size code of a word packed by [`Data::pack_sized`].
+    #[inline]
+    pub fn size(self) -> u16 {
+        (self.0 >> 32) as u16
     }
 
     /// Stored move (0 = none).
@@ -205,6 +240,7 @@ mod tests {
                 depth,
                 bound,
                 pv,
+                nodes: 0,
             };
             let e = Data::pack(&r, 29).unpack(30);
             assert_eq!(
@@ -238,6 +274,34 @@ mod tests {
         assert_eq!(Data::pack(&shallow, 0).depth(), MIN_DEPTH);
         assert!(!Data::pack(&shallow, 0).is_empty());
         assert!(Data::EMPTY.is_empty());
+    }
+
+    #[test]
+    fn size_code_is_monotone_exact_when_small_and_close_when_large() {
+        let mut last = 0;
+        let mut n = 0u64;
+        while n < u64::MAX / 3 {
+            let c = size_code(n);
+            assert!(c >= last, "size_code({n}) = {c} < {last}");
+            last = c;
+            if n < 1024 {
+                assert_eq!(u64::from(c), n);
+            }
+            n = n + 1 + n / 7;
+        }
+        assert!(size_code(u64::MAX) >= last);
+        assert!(size_code(1 << 40) < size_code((1 << 40) + (1 << 31)));
+        let d = Data::pack_sized(
+            &Record {
+                eval: -5,
+                nodes: 123_456,
+                depth: 3,
+                ..Record::default()
+            },
+            0,
+        );
+        assert_eq!(d.size(), size_code(123_456));
+        assert_eq!(d.depth(), 3);
     }
 
     #[test]

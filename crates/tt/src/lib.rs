@@ -11,7 +11,7 @@
 //!
 //! table.prefetch(key); // e.g. right after computing a child's key
 //! assert!(table.probe(key).is_none());
-//! table.store(key, Record { mv: 0x0C1C, score: 35, eval: 20, depth: 7, bound: Bound::Lower, pv: false });
+//! table.store(key, Record { mv: 0x0C1C, score: 35, eval: 20, depth: 7, bound: Bound::Lower, pv: false, nodes: 0 });
 //!
 //! let hit = table.probe(key).expect("just stored");
 //! assert_eq!((hit.mv, hit.score, hit.depth, hit.bound), (0x0C1C, 35, 7, Bound::Lower));
@@ -115,13 +115,17 @@ mod entry;
 mod memory;
 mod policy;
 mod prefetch;
+mod shadow;
 mod stats;
 mod table;
 
 pub use alloc::TableError;
-pub use entry::{Bound, Entry, Record, DEPTH_OFFSET, GENERATIONS, MAX_DEPTH, MIN_DEPTH};
+pub use entry::{
+    size_code, Bound, Entry, Record, DEPTH_OFFSET, GENERATIONS, MAX_DEPTH, MIN_DEPTH, NO_EVAL,
+};
 pub use memory::{mem_available, parse_mem_available, table_budget, RESERVE_MIB, UNCHECKED_MIB};
 pub use policy::{Outcome, Policy};
+pub use shadow::ShadowStats;
 #[cfg(feature = "stats")]
 pub use stats::Stats;
 pub use table::{Config, Table};

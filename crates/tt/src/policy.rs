@@ -40,6 +40,21 @@ pub enum Policy {
     /// from an older search is taken (our addition, for aging); otherwise the store is
     /// dropped, as in micro-Max.
     MicroMax,
+    /// TwoBig1 (Breuker, Uiterwijk and van den Herik 1994, 1996: their recommended scheme):
+    /// two levels, ranked by the size of the searched subtree ([`Record::nodes`]) rather
+    /// than by depth. Slot 0 holds the entry with the larger subtree; a new entry whose
+    /// subtree is at least as large (or that meets an entry from an older search there)
+    /// takes slot 0 and pushes its entry down into the always-replace level (slots 1–2: an
+    /// empty slot, else one from an older search, else one chosen by the key); a smaller
+    /// one goes into that level itself.
+    ///
+    /// The cost: the size is kept, on a 16-bit log scale ([`size_code`]), where the other
+    /// policies keep the static evaluation, so probes return [`NO_EVAL`] as the evaluation.
+    ///
+    /// [`Record::nodes`]: crate::Record::nodes
+    /// [`size_code`]: crate::size_code
+    /// [`NO_EVAL`]: crate::NO_EVAL
+    TwoBig1,
 }
 
 impl Default for Policy {
@@ -89,12 +104,15 @@ pub(crate) struct Slot {
     pub data: Data,
 }
 
-/// Where to write what. `target` is an index into the slice of candidate slots.
+/// Where to write what. `target` is an index into the slice of candidate slots. With
+/// `demote: Some(j)`, the entry that was in `target` moves to slot `j` (over whatever was
+/// there) before `data` is written to `target`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Decision {
     pub target: Option<usize>,
     pub data: Data,
     pub outcome: Outcome,
+    pub demote: Option<usize>,
 }
 
 impl Decision {
@@ -103,6 +121,7 @@ impl Decision {
             target: Some(target),
             data,
             outcome,
+            demote: None,
         }
     }
     fn drop() -> Decision {
@@ -110,6 +129,23 @@ impl Decision {
             target: None,
             data: Data::EMPTY,
             outcome: Outcome::Dropped,
+            demote: None,
+        }
+    }
+    fn keep(old: Data) -> Decision {
+        Decision {
+            target: None,
+            data: old,
+            outcome: Outcome::Kept,
+            demote: None,
+        }
+    }
+    /// Write into `target`, which held `lost` (maybe nothing): the outcome says what was lost.
+    fn evict_or_fill(target: usize, lost: Data, data: Data, gen: u8) -> Decision {
+        if lost.is_empty() {
+            Decision::write(target, data, Outcome::Empty)
+        } else {
+            Decision::evict(target, lost, data, gen)
         }
     }
     /// Overwrite another key's entry: the outcome says whether it was aged.
@@ -142,11 +178,7 @@ pub(crate) fn same_key(at: usize, old: Data, new: Data, gen: u8) -> Decision {
     } else if new.mv() != 0 && new.mv() != old.mv() {
         Decision::write(at, old.with_move(new.mv()), Outcome::Kept)
     } else {
-        Decision {
-            target: None,
-            data: old,
-            outcome: Outcome::Kept,
-        }
+        Decision::keep(old)
     }
 }
 
@@ -182,6 +214,7 @@ pub(crate) fn decide(
         Policy::TwoTier => two_tier(slots, key, sig, new, gen),
         Policy::Buckets { age_weight } => buckets(slots, sig, new, gen, age_weight),
         Policy::MicroMax => micro_max(slots, sig, new, gen),
+        Policy::TwoBig1 => two_big1(slots, key, sig, new, gen),
     }
 }
 
@@ -233,15 +266,42 @@ fn two_tier(slots: &[Slot], key: u64, sig: u16, new: Data, gen: u8) -> Decision 
     if deep.age(gen) > 0 || new.depth8() >= deep.depth8() {
         return Decision::evict(0, deep, new, gen);
     }
+    let i = always_tier(slots, key, gen);
+    Decision::evict_or_fill(i, slots[i].data, new, gen)
+}
+
+/// The slot of the always-replace level (slots 1..) a store takes: an empty one, else one
+/// from an older search, else the one the key chooses.
+fn always_tier(slots: &[Slot], key: u64, gen: u8) -> usize {
     let tier = &slots[1..];
-    if let Some(i) = first_empty(tier) {
-        return Decision::write(1 + i, new, Outcome::Empty);
+    1 + first_empty(tier)
+        .or_else(|| tier.iter().position(|s| s.data.age(gen) > 0))
+        .unwrap_or_else(|| key_choice(key, tier.len()))
+}
+
+/// Same key: Stockfish's rule. Else slot 0 if it is empty or from an older search; else,
+/// if the new subtree is at least as large as slot 0's, the new entry takes slot 0 and the
+/// old one moves to the always-replace level; else the new entry goes there.
+fn two_big1(slots: &[Slot], key: u64, sig: u16, new: Data, gen: u8) -> Decision {
+    if let Some(i) = find(slots, sig) {
+        return same_key(i, slots[i].data, new, gen);
     }
-    let i = 1 + tier
-        .iter()
-        .position(|s| s.data.age(gen) > 0)
-        .unwrap_or_else(|| key_choice(key, tier.len()));
-    Decision::evict(i, slots[i].data, new, gen)
+    let big = slots[0].data;
+    if big.is_empty() {
+        return Decision::write(0, new, Outcome::Empty);
+    }
+    if big.age(gen) > 0 {
+        return Decision::evict(0, big, new, gen);
+    }
+    let j = always_tier(slots, key, gen);
+    if new.size() >= big.size() {
+        Decision {
+            demote: Some(j),
+            ..Decision::evict_or_fill(0, slots[j].data, new, gen)
+        }
+    } else {
+        Decision::evict_or_fill(j, slots[j].data, new, gen)
+    }
 }
 
 /// Same key: Stockfish's rule. Else an empty slot, else the slot with the lowest
@@ -276,11 +336,7 @@ fn micro_max(slots: &[Slot], sig: u16, new: Data, gen: u8) -> Decision {
             return if old.bound() != Bound::Exact || old.depth8() <= new.depth8() {
                 Decision::write(i, keep_move(old, new), Outcome::Updated)
             } else {
-                Decision {
-                    target: None,
-                    data: old,
-                    outcome: Outcome::Kept,
-                }
+                Decision::keep(old)
             };
         }
     }
@@ -306,8 +362,22 @@ mod tests {
                 depth,
                 bound,
                 pv: false,
+                nodes: 0,
             },
             gen,
+        )
+    }
+    /// A TwoBig1 entry of the current search with `nodes` in its subtree.
+    fn sized(nodes: u64, depth: i32, mv: u16) -> Data {
+        Data::pack_sized(
+            &Record {
+                mv,
+                depth,
+                bound: Bound::Lower,
+                nodes,
+                ..Record::default()
+            },
+            GEN,
         )
     }
     fn s(sig: u16, data: Data) -> Slot {
@@ -324,12 +394,13 @@ mod tests {
     fn new(depth: i32) -> Data {
         d(depth, Bound::Lower, GEN, 99)
     }
-    const ALL: [Policy; 5] = [
+    const ALL: [Policy; 6] = [
         Policy::AlwaysReplace,
         Policy::DepthPreferred,
         Policy::TwoTier,
         Policy::Buckets { age_weight: 8 },
         Policy::MicroMax,
+        Policy::TwoBig1,
     ];
 
     #[test]
@@ -339,6 +410,12 @@ mod tests {
             slots[1] = Slot::default();
             let dec = decide(p, &slots, 0, 9, new(1), GEN);
             assert_eq!(dec.outcome, Outcome::Empty, "{p:?}");
+            if p == Policy::TwoBig1 {
+                // The same size code as slot 0 (both hold eval 2 there): the new entry takes
+                // slot 0 and the old one moves to the empty slot 1.
+                assert_eq!((dec.target, dec.demote), (Some(0), Some(1)));
+                continue;
+            }
             // Two-tier's depth-preferred slot 0 is full and deeper: the empty slot 1 it is.
             assert_eq!(dec.target, Some(1), "{p:?}");
         }
@@ -470,6 +547,56 @@ mod tests {
         // Ties go to the first slot.
         let same = [s(1, new(5)), s(2, new(5)), s(3, new(5))];
         assert_eq!(decide(p, &same, 0, 9, new(1), GEN).target, Some(0));
+    }
+
+    #[test]
+    fn two_big1_ranks_by_subtree_size_and_pushes_the_loser_down() {
+        let p = Policy::TwoBig1;
+        // Slot 0: 5,000 nodes at depth 3; the always level holds two entries.
+        let slots = [
+            s(1, sized(5_000, 3, 11)),
+            s(2, sized(10, 9, 12)),
+            s(3, sized(20, 9, 13)),
+        ];
+        // A larger subtree (even at a smaller depth) takes slot 0; slot 0's entry moves to
+        // the always level, to the slot the key chooses (no slot there is empty or aged).
+        let big = sized(6_000, 1, 99);
+        for key in [0u64, 0xFFFF_0000] {
+            let dec = decide(p, &slots, key, 9, big, GEN);
+            let j = 1 + key_choice(key, 2);
+            assert_eq!(
+                (dec.target, dec.demote, dec.outcome),
+                (Some(0), Some(j), Outcome::Replaced)
+            );
+            assert_eq!(dec.data, big);
+        }
+        // A smaller subtree (even deeper) goes to the always level.
+        let small = sized(4_000, 20, 99);
+        let dec = decide(p, &slots, 0, 9, small, GEN);
+        assert_eq!((dec.target, dec.demote), (Some(1), None));
+        // The always level prefers an empty slot, then one from an older search.
+        let mut holes = slots;
+        holes[2] = Slot::default();
+        let dec = decide(p, &holes, 0, 9, big, GEN);
+        assert_eq!(
+            (dec.target, dec.demote, dec.outcome),
+            (Some(0), Some(2), Outcome::Empty)
+        );
+        let mut aged = slots;
+        aged[2].data = d(9, Bound::Lower, GEN - 1, 13);
+        let dec = decide(p, &aged, 0, 9, small, GEN);
+        assert_eq!((dec.target, dec.outcome), (Some(2), Outcome::Aged));
+        // Slot 0 from an older search is simply replaced, whatever its size.
+        let mut old = slots;
+        old[0].data = d(30, Bound::Exact, GEN - 1, 11);
+        let dec = decide(p, &old, 0, 9, sized(1, 1, 99), GEN);
+        assert_eq!(
+            (dec.target, dec.demote, dec.outcome),
+            (Some(0), None, Outcome::Aged)
+        );
+        // The same key is updated in place wherever it is.
+        let dec = decide(p, &slots, 0, 3, sized(1, 12, 0), GEN);
+        assert_eq!((dec.target, dec.outcome), (Some(2), Outcome::Updated));
     }
 
     #[test]

@@ -2,10 +2,11 @@
 
 use crate::alloc::{Buffer, TableError};
 use crate::cluster::{Cluster, Snapshot, SLOTS};
-use crate::entry::{relative_age, Data, Entry, Record, GENERATIONS};
+use crate::entry::{relative_age, Data, Entry, Record, GENERATIONS, NO_EVAL};
 use crate::memory;
 use crate::policy::{self, Outcome, Policy, Slot};
 use crate::prefetch::prefetch;
+use crate::shadow::{Shadow, ShadowStats};
 use crate::stats::Counters;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
@@ -48,9 +49,38 @@ impl Default for Config {
 pub struct Table {
     buf: Buffer,
     policy: Policy,
+    /// How probes and stores go, from the policy and the shadow.
+    mode: Mode,
     huge_pages: bool,
+    /// Whether `new_search` advances the generation.
+    aging: bool,
     generation: AtomicU8,
     counters: Counters,
+    shadow: Option<Shadow>,
+}
+
+/// The path a probe or store takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// One cluster; every policy but those below.
+    Cluster,
+    /// One cluster, subtree sizes kept in place of the evaluation ([`Policy::TwoBig1`]).
+    Sized,
+    /// Micro-Max's run of 8 entries.
+    Run,
+    /// One cluster, matched through the shadow keys (laboratory).
+    Shadow,
+}
+
+impl Mode {
+    fn of(policy: Policy, shadow: bool) -> Mode {
+        match policy {
+            _ if shadow => Mode::Shadow,
+            Policy::MicroMax => Mode::Run,
+            Policy::TwoBig1 => Mode::Sized,
+            _ => Mode::Cluster,
+        }
+    }
 }
 
 impl std::fmt::Debug for Table {
@@ -144,10 +174,46 @@ impl Table {
         Ok(Table {
             buf: Buffer::new(clusters, huge_pages)?,
             policy,
+            mode: Mode::of(policy, false),
             huge_pages,
+            aging: true,
             generation: AtomicU8::new(0),
             counters: Counters::new(),
+            shadow: None,
         })
+    }
+
+    /// Laboratory: a table of `clusters` clusters with [shadow keys](crate::ShadowStats):
+    /// the full key of every entry is kept beside it, probes and stores match only the low
+    /// `bits` bits of the key (0–64), and every false hit is counted
+    /// ([`Table::shadow_stats`]). Single-threaded use only; slower than a plain table. Under
+    /// [`Policy::MicroMax`] only the key's own cluster is scanned.
+    pub fn with_shadow(clusters: usize, policy: Policy, bits: u32) -> Result<Table, TableError> {
+        let mut t = Table::with_clusters(clusters, policy)?;
+        t.shadow = Some(Shadow::new(clusters, bits));
+        t.mode = Mode::of(policy, true);
+        Ok(t)
+    }
+
+    /// What the shadow keys counted since the table was made or cleared (or
+    /// [`Table::reset_shadow_stats`]); `None` without shadow keys.
+    pub fn shadow_stats(&self) -> Option<ShadowStats> {
+        self.shadow.as_ref().map(Shadow::stats)
+    }
+
+    /// Sets the shadow keys' counters to zero.
+    pub fn reset_shadow_stats(&self) {
+        if let Some(s) = &self.shadow {
+            s.reset();
+        }
+    }
+
+    /// Turns aging on (the default) or off. Off, [`Table::new_search`] leaves the generation
+    /// as it is, so every entry looks as if the current search wrote it: the policies'
+    /// preference for entries of older searches never applies (a laboratory switch, to
+    /// measure what aging brings).
+    pub fn set_aging(&mut self, on: bool) {
+        self.aging = on;
     }
 
     /// Reallocates the table at `mib` MiB, empty, generation 0. The old memory is freed
@@ -177,6 +243,8 @@ impl Table {
         let bytes = clusters * CLUSTER;
         memory::check(bytes, self.bytes(), available)?;
         let old = self.clusters();
+        self.shadow = None;
+        self.mode = Mode::of(self.policy, false);
         self.buf = Buffer::new(1, false)?;
         self.generation.store(0, Relaxed);
         // Read again now that the old memory is back with the system.
@@ -211,13 +279,18 @@ impl Table {
             }
             first.into_iter().flatten().for_each(Cluster::clear);
         });
+        if let Some(s) = &self.shadow {
+            s.clear();
+        }
         self.generation.store(0, Relaxed);
     }
 
     /// Starts a new search: bumps the 5-bit generation (wrapping), so that entries written
     /// before now age by one.
     pub fn new_search(&self) {
-        self.generation.fetch_add(1, Relaxed);
+        if self.aging {
+            self.generation.fetch_add(1, Relaxed);
+        }
     }
 
     /// The current generation, 0–31.
@@ -235,6 +308,7 @@ impl Table {
     /// [`Policy::MicroMax`] (which places keys differently) is best followed by a clear.
     pub fn set_policy(&mut self, policy: Policy) {
         self.policy = policy;
+        self.mode = Mode::of(policy, self.shadow.is_some());
     }
 
     /// Number of clusters.
@@ -273,6 +347,12 @@ impl Table {
         &clusters[fastrange(key, clusters.len())]
     }
 
+    /// The index of `key`'s cluster.
+    #[inline(always)]
+    fn cluster_index(&self, key: u64) -> usize {
+        fastrange(key, self.clusters())
+    }
+
     /// Hints the CPU to fetch the cache line `key` maps to; issue it early (for example
     /// right after computing a child's key) so a later probe or store finds it in cache.
     #[inline(always)]
@@ -297,9 +377,8 @@ impl Table {
     pub fn probe(&self, key: u64) -> Option<Entry> {
         self.counters.probe();
         let sig = key as u16;
-        let found = match self.policy {
-            Policy::MicroMax => self.probe_run(key, sig),
-            _ => {
+        let found = match self.mode {
+            Mode::Cluster | Mode::Sized => {
                 let snap = self.cluster(key).load();
                 match snap.lookup(sig) {
                     Some(d) if snap.is_consistent() => Some(d),
@@ -310,10 +389,32 @@ impl Table {
                     None => None,
                 }
             }
+            Mode::Run => self.probe_run(key, sig),
+            Mode::Shadow => self.probe_shadow(key),
         };
         let d = found?;
         self.counters.hit();
-        Some(d.unpack(self.generation()))
+        let mut entry = d.unpack(self.generation());
+        if self.policy == Policy::TwoBig1 {
+            entry.eval = NO_EVAL;
+        }
+        Some(entry)
+    }
+
+    #[cold]
+    fn probe_shadow(&self, key: u64) -> Option<Data> {
+        let shadow = self.shadow.as_ref()?;
+        let c = self.cluster_index(key);
+        shadow.probe(&self.buf.clusters()[c], c, key)
+    }
+
+    #[cold]
+    fn store_shadow(&self, key: u64, new: Data, gen: u8) -> Outcome {
+        let Some(shadow) = &self.shadow else {
+            return Outcome::Dropped;
+        };
+        let c = self.cluster_index(key);
+        shadow.store(&self.buf.clusters()[c], c, self.policy, key, new, gen)
     }
 
     /// The data word in slot `i` of `snap`, if `snap` is one consistent cluster state.
@@ -332,31 +433,46 @@ impl Table {
     pub fn store(&self, key: u64, record: Record) -> Outcome {
         let sig = key as u16;
         let gen = self.generation();
-        let new = Data::pack(&record, gen);
-        let outcome = match self.policy {
-            Policy::MicroMax => self.store_run(key, sig, new, gen),
-            policy => {
-                let cluster = self.cluster(key);
-                match self.read_for_store(cluster) {
-                    None => Outcome::Busy,
-                    Some((read, base)) => {
-                        let slots: [Slot; SLOTS] = std::array::from_fn(|i| Slot {
-                            sig: base.sig(i),
-                            data: base.data[i],
-                        });
-                        let decision = policy::decide(policy, &slots, key, sig, new, gen);
-                        match decision.target {
-                            Some(i) if !commit(cluster, &read, base, i, sig, decision.data) => {
-                                Outcome::Busy
-                            }
-                            _ => decision.outcome,
-                        }
-                    }
-                }
+        let outcome = match self.mode {
+            Mode::Cluster => self.store_cluster::<false>(key, sig, Data::pack(&record, gen), gen),
+            Mode::Sized => self.store_sized(key, sig, &record, gen),
+            Mode::Run => self.store_run(key, sig, Data::pack(&record, gen), gen),
+            Mode::Shadow => {
+                let new = if self.policy == Policy::TwoBig1 {
+                    Data::pack_sized(&record, gen)
+                } else {
+                    Data::pack(&record, gen)
+                };
+                self.store_shadow(key, new, gen)
             }
         };
         self.counters.store(outcome);
         outcome
+    }
+
+    /// Stores `new` (signature `sig`) into `key`'s cluster as the policy decides; `DEMOTE`:
+    /// the policy may move an entry to another slot ([`Policy::TwoBig1`]).
+    #[inline(always)]
+    fn store_cluster<const DEMOTE: bool>(&self, key: u64, sig: u16, new: Data, gen: u8) -> Outcome {
+        let cluster = self.cluster(key);
+        let Some((read, base)) = self.read_for_store(cluster) else {
+            return Outcome::Busy;
+        };
+        let slots: [Slot; SLOTS] = std::array::from_fn(|i| Slot {
+            sig: base.sig(i),
+            data: base.data[i],
+        });
+        let decision = policy::decide(self.policy, &slots, key, sig, new, gen);
+        match decision.target {
+            Some(i) if !cluster.commit::<DEMOTE>(&read, base, i, sig, &decision) => Outcome::Busy,
+            _ => decision.outcome,
+        }
+    }
+
+    /// [`Table::store_cluster`] for [`Policy::TwoBig1`], out of the common path.
+    #[inline(never)]
+    fn store_sized(&self, key: u64, sig: u16, record: &Record, gen: u8) -> Outcome {
+        self.store_cluster::<true>(key, sig, Data::pack_sized(record, gen), gen)
     }
 
     /// Reads a cluster to modify it: the state as read and the state to build on. That is
@@ -462,13 +578,12 @@ impl Table {
         let decision = policy::decide(Policy::MicroMax, &slots[..view.len], key, sig, new, gen);
         if let Some(j) = decision.target {
             let (k, slot) = view.entries[j];
-            if !commit(
-                &clusters[view.ids[k]],
+            if !clusters[view.ids[k]].commit::<false>(
                 &view.snaps[k],
                 bases[k],
                 slot,
                 sig,
-                decision.data,
+                &decision,
             ) {
                 return Outcome::Busy;
             }
@@ -487,28 +602,6 @@ impl Table {
     pub fn reset_stats(&self) {
         self.counters.reset();
     }
-}
-
-/// Writes `data` with signature `sig` into slot `slot` of `cluster`, which was read as
-/// `read` and is rebuilt from `base`: claim, write, release. `false` (nothing written) if
-/// another store claimed or changed the cluster since it was read.
-#[inline]
-fn commit(
-    cluster: &Cluster,
-    read: &Snapshot,
-    base: Snapshot,
-    slot: usize,
-    sig: u16,
-    data: Data,
-) -> bool {
-    if !cluster.claim(read.tags) {
-        return false;
-    }
-    let mut next = base;
-    next.set(slot, sig, data);
-    next.seal();
-    cluster.publish(read, &next);
-    true
 }
 
 /// Snapshots of the (at most 4) clusters a micro-Max run touches.
@@ -534,6 +627,7 @@ mod tests {
             depth,
             bound: Bound::Lower,
             pv: false,
+            nodes: 0,
         }
     }
 
@@ -898,6 +992,86 @@ mod tests {
         c.publish(&s, &s); // that thread finishes
         assert_eq!(t.probe(7).map(|e| e.mv), Some(70));
         assert_eq!(t.store(8, rec(4, 80)), Outcome::Empty);
+    }
+
+    #[test]
+    fn shadow_keys_count_a_provoked_false_hit_exactly() {
+        // Two keys with the same low 16 bits and the same cluster (same top bits): a 16-bit
+        // signature cannot tell them apart.
+        let a = 0x1234_5678_9ABC_0042_u64;
+        let b = 0x1234_5678_0000_0042_u64;
+        let t16 = Table::with_shadow(64, Policy::default(), 16).unwrap();
+        assert_eq!(t16.cluster_index(a), t16.cluster_index(b));
+        t16.store(a, rec(5, 1));
+        let hit = t16.probe(b).expect("b matches a on 16 bits");
+        assert_eq!(hit.mv, 1, "a's entry answers the probe for b");
+        let s = t16.shadow_stats().unwrap();
+        assert_eq!((s.bits, s.probes, s.hits, s.false_hits), (16, 1, 1, 1));
+        assert_eq!(s.absent_by_occupied, [0, 1, 0, 0]);
+        // The same probe of a itself is a true hit.
+        assert!(t16.probe(a).is_some());
+        assert_eq!(t16.shadow_stats().unwrap().false_hits, 1);
+        // A store of b is an update of a's entry: one false update.
+        assert_eq!(t16.store(b, rec(9, 2)), Outcome::Updated);
+        assert_eq!(t16.shadow_stats().unwrap().false_updates, 1);
+
+        // With 32 (or 64) bits verified, b is a miss and gets its own slot.
+        for bits in [32, 64] {
+            let t = Table::with_shadow(64, Policy::default(), bits).unwrap();
+            t.store(a, rec(5, 1));
+            assert!(t.probe(b).is_none());
+            assert_eq!(t.store(b, rec(9, 2)), Outcome::Empty);
+            assert_eq!((t.probe(a).unwrap().mv, t.probe(b).unwrap().mv), (1, 2));
+            let s = t.shadow_stats().unwrap();
+            assert_eq!((s.probes, s.hits, s.false_hits), (3, 2, 0));
+        }
+        // With 0 bits, any occupied slot answers any probe of its cluster.
+        let t0 = Table::with_shadow(1, Policy::default(), 0).unwrap();
+        t0.store(a, rec(5, 1));
+        assert_eq!(t0.probe(!a).map(|e| e.mv), Some(1));
+        assert_eq!(t0.shadow_stats().unwrap().false_hits, 1);
+        assert!((t0.shadow_stats().unwrap().expected_false_hits() - 1.0).abs() < 1e-12);
+        t0.clear(1);
+        assert_eq!(t0.shadow_stats().unwrap().probes, 0);
+        assert!(t0.probe(a).is_none());
+        assert!(Table::new(1).unwrap().shadow_stats().is_none());
+    }
+
+    #[test]
+    fn two_big1_keeps_sizes_not_evaluations() {
+        let t = Table::with_clusters(1, Policy::TwoBig1).unwrap();
+        let big = Record {
+            nodes: 50_000,
+            ..rec(2, 1)
+        };
+        let small = Record {
+            nodes: 10,
+            ..rec(20, 2)
+        };
+        t.store(1, big);
+        t.store(2, small);
+        let bigger = Record {
+            nodes: 60_000,
+            ..rec(1, 3)
+        };
+        t.store(3, bigger);
+        // All three are kept: the first moved down when the third took the big slot.
+        for (k, mv) in [(1, 1), (2, 2), (3, 3)] {
+            let e = t.probe(k).unwrap();
+            assert_eq!((e.mv, e.eval), (mv, NO_EVAL));
+        }
+    }
+
+    #[test]
+    fn without_aging_new_searches_leave_the_generation() {
+        let mut t = Table::new(1).unwrap();
+        t.set_aging(false);
+        t.store(5, rec(3, 1));
+        t.new_search();
+        assert_eq!((t.generation(), t.probe(5).unwrap().age), (0, 0));
+        t.set_aging(true);
+        t.new_search();
+        assert_eq!(t.probe(5).unwrap().age, 1);
     }
 
     #[test]

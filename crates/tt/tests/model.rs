@@ -4,7 +4,7 @@
 //! The model is written independently of the crate's code: a vector of three optional
 //! entries, signed depths, and each policy's rules spelled out as plainly as possible.
 
-use engram_tt::{Bound, Entry, Outcome, Policy, Record, Table, MAX_DEPTH, MIN_DEPTH};
+use engram_tt::{Bound, Entry, Outcome, Policy, Record, Table, MAX_DEPTH, MIN_DEPTH, NO_EVAL};
 use proptest::prelude::*;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -17,6 +17,8 @@ struct M {
     bound: Bound,
     pv: bool,
     gen: u8,
+    /// Subtree size (below 2,048, where the table's log scale is exact).
+    nodes: u64,
 }
 
 struct Model {
@@ -42,7 +44,11 @@ impl Model {
         Entry {
             mv: m.mv,
             score: m.score,
-            eval: m.eval,
+            eval: if self.policy == Policy::TwoBig1 {
+                NO_EVAL
+            } else {
+                m.eval
+            },
             depth: m.depth,
             bound: m.bound,
             pv: m.pv,
@@ -121,6 +127,7 @@ impl Model {
             bound: r.bound,
             pv: r.pv,
             gen: self.gen,
+            nodes: r.nodes,
         };
         let same = self
             .slots
@@ -240,6 +247,36 @@ impl Model {
                 }
                 Outcome::Dropped
             }
+            Policy::TwoBig1 => {
+                if let Some(i) = same {
+                    return self.same_key(i, new);
+                }
+                let big = match self.slots[0] {
+                    None => {
+                        self.slots[0] = Some(new);
+                        return Outcome::Empty;
+                    }
+                    Some(b) if self.age(&b) > 0 => return self.evict(0, new),
+                    Some(b) => b,
+                };
+                // The always level: an empty slot, else an aged one, else the key's choice.
+                let j = (1..3)
+                    .find(|&i| self.slots[i].is_none())
+                    .or_else(|| (1..3).find(|&i| self.age(&self.slots[i].unwrap()) > 0))
+                    .unwrap_or_else(|| 1 + Self::chosen(key, 2));
+                let outcome = match self.slots[j] {
+                    None => Outcome::Empty,
+                    Some(lost) if self.age(&lost) > 0 => Outcome::Aged,
+                    Some(_) => Outcome::Replaced,
+                };
+                if new.nodes >= big.nodes {
+                    self.slots[j] = Some(big);
+                    self.slots[0] = Some(new);
+                } else {
+                    self.slots[j] = Some(new);
+                }
+                outcome
+            }
         }
     }
 }
@@ -274,14 +311,16 @@ fn record() -> impl Strategy<Value = Record> {
         -10i32..30,
         bound(),
         any::<bool>(),
+        (0u64..6).prop_map(|n| n * 300), // few values: ties happen
     )
-        .prop_map(|(mv, score, eval, depth, bound, pv)| Record {
+        .prop_map(|(mv, score, eval, depth, bound, pv, nodes)| Record {
             mv,
             score,
             eval,
             depth,
             bound,
             pv,
+            nodes,
         })
 }
 
@@ -294,7 +333,15 @@ fn op() -> impl Strategy<Value = Op> {
 }
 
 fn check(policy: Policy, ops: &[Op]) -> Result<(), TestCaseError> {
-    let table = Table::with_clusters(1, policy).unwrap();
+    check_table(Table::with_clusters(1, policy).unwrap(), policy, ops)?;
+    if policy != Policy::MicroMax {
+        // Shadow keys verifying 16 bits decide exactly as the 16-bit signatures do.
+        check_table(Table::with_shadow(1, policy, 16).unwrap(), policy, ops)?;
+    }
+    Ok(())
+}
+
+fn check_table(table: Table, policy: Policy, ops: &[Op]) -> Result<(), TestCaseError> {
     let mut model = Model::new(policy);
     for (n, op) in ops.iter().enumerate() {
         match *op {
@@ -336,6 +383,11 @@ proptest! {
     #[test]
     fn buckets_matches_model(ops in prop::collection::vec(op(), 1..80), k in 0u8..12) {
         check(Policy::Buckets { age_weight: k }, &ops)?;
+    }
+
+    #[test]
+    fn two_big1_matches_model(ops in prop::collection::vec(op(), 1..80)) {
+        check(Policy::TwoBig1, &ops)?;
     }
 
     #[test]

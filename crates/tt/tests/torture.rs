@@ -2,7 +2,7 @@
 //! while others probe, on a tiny table where races are frequent. A hit whose payload does
 //! not belong to its key would be a torn entry coming back as a hit; there must be none.
 
-use engram_tt::{Bound, Policy, Record, Table};
+use engram_tt::{Bound, Policy, Record, Table, NO_EVAL};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// 16 clusters (index = top 4 bits of the key), 8 keys each. Every key has its own
@@ -58,6 +58,8 @@ fn torture(policy: Policy) -> (u64, u64) {
                                 depth,
                                 bound,
                                 pv: rng >> 63 == 1,
+                                // TwoBig1 ranks by it (and moves entries between slots).
+                                nodes: (rng >> 44) & 0xFFFF,
                             },
                         );
                         if t == 0 && i % 100_000 == 0 {
@@ -65,6 +67,12 @@ fn torture(policy: Policy) -> (u64, u64) {
                         }
                     } else if let Some(e) = table.probe(k) {
                         hits.fetch_add(1, Relaxed);
+                        // TwoBig1 keeps the subtree size in place of the evaluation.
+                        let eval = if policy == Policy::TwoBig1 {
+                            NO_EVAL
+                        } else {
+                            eval
+                        };
                         if (e.mv, e.score, e.eval) != (mv, score, eval) {
                             bad.fetch_add(1, Relaxed);
                         }
@@ -86,6 +94,7 @@ fn no_torn_entry_is_ever_a_hit() {
         Policy::DepthPreferred,
         Policy::TwoTier,
         Policy::MicroMax,
+        Policy::TwoBig1,
     ] {
         let (hits, bad) = torture(policy);
         assert!(

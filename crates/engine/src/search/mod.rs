@@ -20,6 +20,8 @@
 
 pub mod history;
 mod iterate;
+#[cfg(feature = "lab")]
+pub mod lab;
 mod node;
 pub mod params;
 pub mod picker;
@@ -177,6 +179,12 @@ pub struct Searcher {
     pub tt: Arc<Table>,
     /// Whether to use the table (off only for measurements).
     pub use_tt: bool,
+    /// Whether to prefetch children's table entries (off only for measurements, or when
+    /// `use_tt` is off: [`crate::pool::Pool::set_use_tt`] sets both).
+    pub prefetch: bool,
+    /// How the table was used (feature `lab`): counts by remaining depth and phase.
+    #[cfg(feature = "lab")]
+    pub tt_use: lab::TtUse,
     /// Print `info` lines.
     pub verbose: bool,
     /// This thread's index in the pool (0 = main thread; helpers diversify by it).
@@ -217,6 +225,9 @@ impl Searcher {
         Searcher {
             tt,
             use_tt: true,
+            prefetch: true,
+            #[cfg(feature = "lab")]
+            tt_use: lab::TtUse::default(),
             verbose: true,
             id: 0,
             counters: Arc::from(vec![AtomicU64::new(0)]),

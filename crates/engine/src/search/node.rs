@@ -56,6 +56,7 @@ impl Searcher {
         if self.is_draw() {
             return 0;
         }
+        let nodes_before = self.nodes;
         let board = *self.pos.board();
         if ply >= MAX_PLY - 1 {
             return if board.in_check() {
@@ -73,10 +74,15 @@ impl Searcher {
 
         let key = board.key();
         let tt = self.probe(key, ply, board.halfmove_clock());
-        if !PV {
-            if let Some(score) = tt.cutoff(depth, alpha, beta) {
-                return score;
-            }
+        let cut = if PV {
+            None
+        } else {
+            tt.cutoff(depth, alpha, beta)
+        };
+        #[cfg(feature = "lab")]
+        self.tt_use.count(depth, &board, &tt, cut.is_some());
+        if let Some(score) = cut {
+            return score;
         }
 
         let in_check = board.in_check();
@@ -257,6 +263,7 @@ impl Searcher {
             beta,
             best_move,
             eval,
+            self.nodes - nodes_before,
         );
         best_score
     }
@@ -271,7 +278,7 @@ impl Searcher {
     /// Makes `mv` at `ply`, recording it on the stack (prefetching the child's TT entry first).
     #[inline]
     pub(super) fn enter(&mut self, board: &Board, mv: Move, ply: usize) {
-        if self.use_tt {
+        if self.prefetch {
             self.tt.prefetch(board.key_after(mv));
         }
         let pt = board

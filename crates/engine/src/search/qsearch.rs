@@ -20,6 +20,7 @@ impl Searcher {
         if self.is_draw() {
             return 0;
         }
+        let nodes_before = self.nodes;
         let board = *self.pos.board();
         let in_check = board.in_check();
         if ply >= MAX_PLY - 1 {
@@ -32,10 +33,11 @@ impl Searcher {
 
         let key = board.key();
         let tt = self.probe(key, ply, board.halfmove_clock());
-        if !PV {
-            if let Some(score) = tt.cutoff(0, alpha, beta) {
-                return score;
-            }
+        let cut = if PV { None } else { tt.cutoff(0, alpha, beta) };
+        #[cfg(feature = "lab")]
+        self.tt_use.count(0, &board, &tt, cut.is_some());
+        if let Some(score) = cut {
+            return score;
         }
 
         let mut best = -INF;
@@ -95,7 +97,18 @@ impl Searcher {
         } else {
             static_eval as i16
         };
-        self.store::<PV>(key, ply, 0, best, original_alpha, beta, best_move, eval);
+        let subtree = self.nodes - nodes_before;
+        self.store::<PV>(
+            key,
+            ply,
+            0,
+            best,
+            original_alpha,
+            beta,
+            best_move,
+            eval,
+            subtree,
+        );
         best
     }
 }

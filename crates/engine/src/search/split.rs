@@ -696,6 +696,7 @@ mod tests {
         let tt = Arc::new(engram_tt::Table::new(1).unwrap());
         let mut s = Searcher::new(tt, Arc::new(crate::search::Control::default()));
         s.use_tt = false;
+        s.prefetch = false;
         s.verbose = false;
         s.pos = Position::new(board);
         s.enter(&board, mv, 0);

@@ -36,8 +36,9 @@ pub const MAX_PLY: usize = 128;
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
 /// Larger than any score.
 pub const INF: i32 = MATE + 1;
-/// The stored eval when a node had no static evaluation (in check).
-pub const EVAL_NONE: i16 = i16::MIN;
+/// The stored eval when a node had no static evaluation (in check); also what the table
+/// returns when it keeps none (`engram_tt::NO_EVAL`).
+pub const EVAL_NONE: i16 = engram_tt::NO_EVAL;
 
 /// A score as stored: mates counted from this node rather than from the root.
 #[inline]
@@ -106,6 +107,13 @@ impl Probe {
         .then_some(self.score)
     }
 
+    /// Whether the table had an entry (read by the `lab` counters).
+    #[cfg(feature = "lab")]
+    #[inline]
+    pub fn hit(&self) -> bool {
+        self.entry.is_some()
+    }
+
     /// The cached static evaluation, if the entry has one.
     #[inline]
     pub fn eval(&self) -> Option<i32> {
@@ -155,7 +163,8 @@ impl Searcher {
 
     /// Stores a node's result: a lower bound on a fail high, exact when a PV node raised alpha,
     /// otherwise an upper bound. `alpha` is the node's alpha on entry; `eval` its static
-    /// evaluation (`EVAL_NONE` in check).
+    /// evaluation (`EVAL_NONE` in check); `subtree` the nodes this thread searched below it
+    /// (the size that `Policy::TwoBig1` ranks entries by).
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub(super) fn store<const PV: bool>(
@@ -168,6 +177,7 @@ impl Searcher {
         beta: i32,
         mv: Move,
         eval: i16,
+        subtree: u64,
     ) {
         if !self.use_tt {
             return;
@@ -186,6 +196,7 @@ impl Searcher {
             depth,
             bound,
             pv: PV,
+            nodes: subtree,
         };
         self.tt.store(key, record);
     }
