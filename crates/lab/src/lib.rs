@@ -1,0 +1,5 @@
+//! The TT lab: transposition-table experiments on Engram's own search, written up as a
+//! Markdown report with SVG plots.
+#![deny(missing_docs)]
+
+pub mod report;

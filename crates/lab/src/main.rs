@@ -1,0 +1,3 @@
+//! `engram-lab` (scaffold in progress).
+
+fn main() {}
