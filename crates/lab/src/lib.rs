@@ -2,4 +2,5 @@
 //! Markdown report with SVG plots.
 #![deny(missing_docs)]
 
+pub mod plot;
 pub mod report;
