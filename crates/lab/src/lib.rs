@@ -3,4 +3,5 @@
 #![deny(missing_docs)]
 
 pub mod plot;
+pub mod positions;
 pub mod report;
