@@ -1,7 +1,19 @@
 //! The TT lab: transposition-table experiments on Engram's own search, written up as a
-//! Markdown report with SVG plots.
+//! Markdown report (`docs/tt-report.md`) with SVG plots (`docs/img/tt-*.svg`).
+//!
+//! The binary `engram-lab` parses the command line and runs the studies; this library holds
+//! the pieces:
+//!
+//! * [`context`]: the run context handed to every study (output folders, progress bars) and
+//!   the rules for where a run may write.
+//! * [`studies`]: the studies, one module each, and their dispatch.
+//! * [`report`]: the Markdown report (sections, tables, images) and its atomic writer.
+//! * [`plot`]: line plots and bar charts as SVG.
+//! * [`positions`]: the positions and game sequences the studies search.
 #![deny(missing_docs)]
 
+pub mod context;
 pub mod plot;
 pub mod positions;
 pub mod report;
+pub mod studies;
