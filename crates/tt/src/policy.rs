@@ -55,6 +55,16 @@ pub enum Policy {
     /// [`size_code`]: crate::size_code
     /// [`NO_EVAL`]: crate::NO_EVAL
     TwoBig1,
+    /// Buckets over a whole 64-byte cache line (a cluster shape to compare with, for the
+    /// lab): the key's cluster and its neighbour in the same cache line (indices `2i` and
+    /// `2i + 1`) form one bucket of six entries, probed in that order, and a store
+    /// overwrites as [`Policy::Buckets`] does among the six. Both clusters are read on every
+    /// probe and store (one cache line when the table is 64-byte aligned, as every mapped
+    /// table of 2 MiB or more is); a store claims only the cluster it writes.
+    LineBuckets {
+        /// Plies of depth one search of age is worth (`k`).
+        age_weight: u8,
+    },
 }
 
 impl Default for Policy {
@@ -212,7 +222,9 @@ pub(crate) fn decide(
         Policy::AlwaysReplace => always_replace(slots, key, sig, new, gen),
         Policy::DepthPreferred => depth_preferred(slots, sig, new, gen),
         Policy::TwoTier => two_tier(slots, key, sig, new, gen),
-        Policy::Buckets { age_weight } => buckets(slots, sig, new, gen, age_weight),
+        Policy::Buckets { age_weight } | Policy::LineBuckets { age_weight } => {
+            buckets(slots, sig, new, gen, age_weight)
+        }
         Policy::MicroMax => micro_max(slots, sig, new, gen),
         Policy::TwoBig1 => two_big1(slots, key, sig, new, gen),
     }
@@ -394,13 +406,14 @@ mod tests {
     fn new(depth: i32) -> Data {
         d(depth, Bound::Lower, GEN, 99)
     }
-    const ALL: [Policy; 6] = [
+    const ALL: [Policy; 7] = [
         Policy::AlwaysReplace,
         Policy::DepthPreferred,
         Policy::TwoTier,
         Policy::Buckets { age_weight: 8 },
         Policy::MicroMax,
         Policy::TwoBig1,
+        Policy::LineBuckets { age_weight: 8 },
     ];
 
     #[test]

@@ -173,12 +173,11 @@ impl Shadow {
         decision.outcome
     }
 
-    /// Forgets every key and count (the table was cleared).
+    /// Forgets every key (the table was cleared); the counters go on.
     pub fn clear(&self) {
         for k in self.keys.iter() {
             k.store(0, Relaxed);
         }
-        self.reset();
     }
 
     /// Sets the counters to zero.

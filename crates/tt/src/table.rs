@@ -68,6 +68,8 @@ enum Mode {
     Sized,
     /// Micro-Max's run of 8 entries.
     Run,
+    /// The two clusters of a cache line ([`Policy::LineBuckets`]).
+    Line,
     /// One cluster, matched through the shadow keys (laboratory).
     Shadow,
 }
@@ -77,6 +79,7 @@ impl Mode {
         match policy {
             _ if shadow => Mode::Shadow,
             Policy::MicroMax => Mode::Run,
+            Policy::LineBuckets { .. } => Mode::Line,
             Policy::TwoBig1 => Mode::Sized,
             _ => Mode::Cluster,
         }
@@ -195,8 +198,9 @@ impl Table {
         Ok(t)
     }
 
-    /// What the shadow keys counted since the table was made or cleared (or
-    /// [`Table::reset_shadow_stats`]); `None` without shadow keys.
+    /// What the shadow keys counted since the table was made or
+    /// [`Table::reset_shadow_stats`] (clearing the table keeps the counts); `None` without
+    /// shadow keys.
     pub fn shadow_stats(&self) -> Option<ShadowStats> {
         self.shadow.as_ref().map(Shadow::stats)
     }
@@ -390,6 +394,7 @@ impl Table {
                 }
             }
             Mode::Run => self.probe_run(key, sig),
+            Mode::Line => self.probe_line(key, sig),
             Mode::Shadow => self.probe_shadow(key),
         };
         let d = found?;
@@ -399,6 +404,70 @@ impl Table {
             entry.eval = NO_EVAL;
         }
         Some(entry)
+    }
+
+    /// The clusters of `key`'s cache line: its own cluster first, then its neighbour (none
+    /// for the last cluster of an odd count).
+    #[inline]
+    fn line(&self, key: u64) -> (usize, Option<usize>) {
+        let c = self.cluster_index(key);
+        let other = c ^ 1;
+        (c, (other < self.clusters()).then_some(other))
+    }
+
+    #[inline(never)]
+    fn probe_line(&self, key: u64, sig: u16) -> Option<Data> {
+        let clusters = self.buf.clusters();
+        let (c, other) = self.line(key);
+        for i in std::iter::once(c).chain(other) {
+            let snap = clusters[i].load();
+            match snap.lookup(sig) {
+                Some(d) if snap.is_consistent() => return Some(d),
+                Some(_) => {
+                    self.counters.torn();
+                    return None;
+                }
+                None => {}
+            }
+        }
+        None
+    }
+
+    #[inline(never)]
+    fn store_line(&self, key: u64, sig: u16, new: Data, gen: u8) -> Outcome {
+        let clusters = self.buf.clusters();
+        let (c, other) = self.line(key);
+        let (ids, n) = match other {
+            Some(o) => ([c, o], 2),
+            None => ([c, c], 1),
+        };
+        let ids = &ids[..n];
+        let mut reads = [(Snapshot::EMPTY, Snapshot::EMPTY); 2];
+        for (k, &i) in ids.iter().enumerate() {
+            match self.read_for_store(&clusters[i]) {
+                Some(r) => reads[k] = r,
+                None => return Outcome::Busy,
+            }
+        }
+        let mut slots = [Slot::default(); 2 * SLOTS];
+        for (k, _) in ids.iter().enumerate() {
+            for j in 0..SLOTS {
+                slots[k * SLOTS + j] = Slot {
+                    sig: reads[k].1.sig(j),
+                    data: reads[k].1.data[j],
+                };
+            }
+        }
+        let slots = &slots[..ids.len() * SLOTS];
+        let decision = policy::decide(self.policy, slots, key, sig, new, gen);
+        if let Some(t) = decision.target {
+            let k = t / SLOTS;
+            let (read, base) = reads[k];
+            if !clusters[ids[k]].commit::<false>(&read, base, t % SLOTS, sig, &decision) {
+                return Outcome::Busy;
+            }
+        }
+        decision.outcome
     }
 
     #[cold]
@@ -437,6 +506,7 @@ impl Table {
             Mode::Cluster => self.store_cluster::<false>(key, sig, Data::pack(&record, gen), gen),
             Mode::Sized => self.store_sized(key, sig, &record, gen),
             Mode::Run => self.store_run(key, sig, Data::pack(&record, gen), gen),
+            Mode::Line => self.store_line(key, sig, Data::pack(&record, gen), gen),
             Mode::Shadow => {
                 let new = if self.policy == Policy::TwoBig1 {
                     Data::pack_sized(&record, gen)
@@ -1032,9 +1102,52 @@ mod tests {
         assert_eq!(t0.shadow_stats().unwrap().false_hits, 1);
         assert!((t0.shadow_stats().unwrap().expected_false_hits() - 1.0).abs() < 1e-12);
         t0.clear(1);
-        assert_eq!(t0.shadow_stats().unwrap().probes, 0);
         assert!(t0.probe(a).is_none());
+        assert_eq!(
+            t0.shadow_stats().unwrap().probes,
+            2,
+            "clear keeps the counts"
+        );
+        t0.reset_shadow_stats();
+        assert_eq!(t0.shadow_stats().unwrap().probes, 0);
         assert!(Table::new(1).unwrap().shadow_stats().is_none());
+    }
+
+    #[test]
+    fn line_buckets_spread_a_key_over_the_two_clusters_of_its_line() {
+        let t = Table::with_clusters(2, Policy::LineBuckets { age_weight: 8 }).unwrap();
+        // Keys with a clear top bit map to cluster 0; six of them fill both clusters.
+        let key = |i: u64| (i << 16) | (i + 1);
+        assert!((0..7).all(|i| t.cluster_index(key(i)) == 0));
+        for i in 0..6 {
+            assert_eq!(
+                t.store(key(i), rec(10 + i as i32, i as u16)),
+                Outcome::Empty
+            );
+        }
+        for i in 0..6 {
+            assert_eq!(t.probe(key(i)).unwrap().mv, i as u16, "key {i}");
+        }
+        // A seventh replaces the shallowest of the six (key 0, depth 10).
+        assert_eq!(t.store(key(6), rec(1, 6)), Outcome::Replaced);
+        assert!(t.probe(key(0)).is_none());
+        assert!((1..7).all(|i| t.probe(key(i)).is_some()));
+        // A key of cluster 1 sees the same line, its own cluster first.
+        let high = (1u64 << 63) | 0x99;
+        assert_eq!(t.cluster_index(high), 1);
+        assert_eq!(t.store(high, rec(30, 77)), Outcome::Replaced);
+        assert_eq!(t.probe(high).unwrap().mv, 77);
+        // An odd count: the last cluster is a line on its own.
+        let odd = Table::with_clusters(3, Policy::LineBuckets { age_weight: 8 }).unwrap();
+        let last = u64::MAX;
+        assert_eq!(odd.cluster_index(last), 2);
+        for i in 0..4u64 {
+            odd.store(last - (i << 20) - i, rec(5, 1));
+        }
+        assert!(
+            odd.probe(last).is_none(),
+            "3 slots only: the first key was replaced"
+        );
     }
 
     #[test]

@@ -39,6 +39,7 @@ fn every_policy_solves_under_hash_pressure() {
         Policy::TwoTier,
         Policy::Buckets { age_weight: 8 },
         Policy::MicroMax,
+        Policy::LineBuckets { age_weight: 8 },
     ] {
         // 1 MiB = 98 304 entries: well below the positions of a 6x4 solve.
         let table = Table::with_config(Config {

@@ -201,7 +201,8 @@ impl Model {
                 }
                 self.evict(1 + Self::chosen(key, 2), new)
             }
-            Policy::Buckets { age_weight } => {
+            // On one cluster (these tests), a line is that cluster alone.
+            Policy::Buckets { age_weight } | Policy::LineBuckets { age_weight } => {
                 if let Some(i) = same {
                     return self.same_key(i, new);
                 }
@@ -388,6 +389,11 @@ proptest! {
     #[test]
     fn two_big1_matches_model(ops in prop::collection::vec(op(), 1..80)) {
         check(Policy::TwoBig1, &ops)?;
+    }
+
+    #[test]
+    fn line_buckets_on_one_cluster_matches_model(ops in prop::collection::vec(op(), 1..80)) {
+        check(Policy::LineBuckets { age_weight: 8 }, &ops)?;
     }
 
     #[test]

@@ -95,6 +95,7 @@ fn no_torn_entry_is_ever_a_hit() {
         Policy::TwoTier,
         Policy::MicroMax,
         Policy::TwoBig1,
+        Policy::LineBuckets { age_weight: 8 },
     ] {
         let (hits, bad) = torture(policy);
         assert!(
