@@ -10,10 +10,12 @@
 //! * [`report`]: the Markdown report (sections, tables, images) and its atomic writer.
 //! * [`plot`]: line plots and bar charts as SVG.
 //! * [`positions`]: the positions and game sequences the studies search.
+//! * [`runner`]: fixed-depth searches of single positions and of game sequences.
 #![deny(missing_docs)]
 
 pub mod context;
 pub mod plot;
 pub mod positions;
 pub mod report;
+pub mod runner;
 pub mod studies;

@@ -1,8 +1,8 @@
 //! The studies: one module per question, each exposing `run(ctx) -> Section`, and
 //! [`run`] to dispatch by [`StudyId`].
 //!
-//! Every study is still a placeholder: it states its question and shows a small table and
-//! plot of dummy numbers, marked "placeholder (not a measurement)" in the report.
+//! Each study states its question and source, runs Engram's search as its method says,
+//! and writes a table, a plot and its result, computed from the numbers it measured.
 
 pub mod aging;
 pub mod bits;
@@ -14,9 +14,8 @@ pub mod size;
 pub mod threads;
 
 use crate::context::Ctx;
-use crate::plot::{BarPlot, LinePlot, Series};
 use crate::positions;
-use crate::report::{format_f, format_int, Align, Block, Section, Table};
+use crate::report::{format_int, Align, Block, Section, Table};
 
 /// The studies, in report order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -163,110 +162,6 @@ pub fn intro(ctx: &Ctx) -> Vec<Block> {
     ]);
     blocks.push(Block::Table(table));
     blocks
-}
-
-/// What a placeholder study draws.
-pub(crate) enum Demo<'a> {
-    /// A line plot with one line per name.
-    Lines {
-        x_label: &'a str,
-        y_label: &'a str,
-        log_x: bool,
-        log_y: bool,
-        series: &'a [&'a str],
-    },
-    /// A bar chart with one bar per label.
-    Bars {
-        y_label: &'a str,
-        labels: &'a [&'a str],
-    },
-}
-
-/// The marker every placeholder carries in its text, table and plot.
-pub const PLACEHOLDER: &str = "placeholder (not a measurement)";
-
-/// A placeholder section for `id`: its question, a notice, and a table and plot of dummy
-/// numbers (so the report's layout can be checked before the study exists).
-pub(crate) fn placeholder(ctx: &Ctx, id: StudyId, demo: &Demo) -> anyhow::Result<Section> {
-    let mut section = Section::new(id.title());
-    section.para(format!("**Question.** {}", id.question()));
-    section.para(
-        "**Placeholder (not a measurement).** The scaffold of the lab wrote this section: \
-         the table and the plot below show made-up numbers that only demonstrate the layout \
-         of the report. No search was run; nothing here is a result.",
-    );
-    let steps: u32 = if ctx.quick { 4 } else { 8 };
-    let bar = ctx.bar(u64::from(steps), id.name());
-    let (file, link) = ctx.img_path(id.name());
-    match demo {
-        Demo::Lines {
-            x_label,
-            y_label,
-            log_x,
-            log_y,
-            series,
-        } => {
-            // Dummy values: x = 1, 2, … (or powers of ten), y = (k + 1) · x for line k.
-            let xs: Vec<f64> = (0..steps)
-                .map(|i| {
-                    bar.inc(1);
-                    if *log_x {
-                        10f64.powi(i as i32 - 2)
-                    } else {
-                        f64::from(i + 1)
-                    }
-                })
-                .collect();
-            let y = |k: usize, x: f64| (k as f64 + 1.0) * x;
-            let mut columns = vec![(*x_label, Align::Right)];
-            columns.extend(series.iter().map(|s| (*s, Align::Right)));
-            let mut table = Table::new(&columns);
-            for &x in &xs {
-                let mut row = vec![format_f(x, 2)];
-                row.extend((0..series.len()).map(|k| format_f(y(k, x), 2)));
-                table.row(row);
-            }
-            section.para(format!("Table: dummy values, {PLACEHOLDER}."));
-            section.table(table);
-            LinePlot {
-                title: format!("{}: {PLACEHOLDER}", id.title()),
-                x_label: x_label.to_string(),
-                y_label: y_label.to_string(),
-                log_x: *log_x,
-                log_y: *log_y,
-                series: series
-                    .iter()
-                    .enumerate()
-                    .map(|(k, name)| Series::new(*name, xs.iter().map(|&x| (x, y(k, x))).collect()))
-                    .collect(),
-            }
-            .render(&file)?;
-        }
-        Demo::Bars { y_label, labels } => {
-            // Dummy values: 1, 2, 3, … in label order.
-            let bars: Vec<(String, f64)> = labels
-                .iter()
-                .enumerate()
-                .map(|(i, l)| (l.to_string(), i as f64 + 1.0))
-                .collect();
-            bar.inc(u64::from(steps));
-            let mut table = Table::new(&[("variant", Align::Left), (y_label, Align::Right)]);
-            for (label, v) in &bars {
-                table.row([label.clone(), format_f(*v, 1)]);
-            }
-            section.para(format!("Table: dummy values, {PLACEHOLDER}."));
-            section.table(table);
-            BarPlot {
-                title: format!("{}: {PLACEHOLDER}", id.title()),
-                y_label: y_label.to_string(),
-                bars,
-            }
-            .render(&file)?;
-        }
-    }
-    bar.finish_and_clear();
-    section.image(link, format!("{}: {PLACEHOLDER}", id.title()));
-    Ok(section)
 }
 
 #[cfg(test)]
