@@ -313,6 +313,22 @@ mod tests {
         let rs = sequence(&mut l, &seq, 4, 5).unwrap();
         assert_eq!(rs.len(), 4);
         assert_eq!(l.table().generation(), 4);
+        // Reruns reproduce every node count, on the same searcher or a new one, for every
+        // policy (the lab's claim that a study's node counts are exactly reproducible).
+        for policy in crate::studies::replacement::POLICIES {
+            let spec = TableSpec::entries(policy, 1 << 8);
+            let nodes = |l: &mut Lab| -> Vec<u64> {
+                sequence(l, &seq, 4, 5)
+                    .unwrap()
+                    .iter()
+                    .map(|r| r.nodes)
+                    .collect()
+            };
+            let mut a = lab(spec);
+            let first = nodes(&mut a);
+            assert_eq!(first, nodes(&mut a), "{policy:?}");
+            assert_eq!(first, nodes(&mut lab(spec)), "{policy:?}");
+        }
     }
 
     #[test]

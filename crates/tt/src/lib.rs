@@ -39,8 +39,8 @@
 //!
 //! A probe for an absent key compares its 16-bit signature with the (at most) 3 occupied
 //! slots of its cluster, so a false hit happens with probability at most 3 / 2¹⁶ ≈ 4.6·10⁻⁵
-//! per such probe (1 in 21 845); under [`Policy::MicroMax`] up to 8 slots are compared:
-//! 8 / 2¹⁶ ≈ 1.2·10⁻⁴. Users must check that a returned move is legal before playing it.
+//! per such probe (1 in 21 845); under [`Policy::LineBuckets`] up to 6 slots are compared
+//! (9.2·10⁻⁵), under [`Policy::MicroMax`] up to 8: 8 / 2¹⁶ ≈ 1.2·10⁻⁴. Users must check that a returned move is legal before playing it.
 //!
 //! # Concurrency
 //!

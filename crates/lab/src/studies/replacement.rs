@@ -129,8 +129,25 @@ fn grid(
     })
 }
 
-/// The table of relative nodes (and the reference's absolute numbers under it).
-fn table(g: &Grid) -> Table {
+/// A metric of a cell relative to the reference's.
+#[derive(Clone, Copy)]
+enum Metric {
+    Nodes,
+    Time,
+}
+
+impl Metric {
+    fn of(self, t: &Totals) -> f64 {
+        match self {
+            Metric::Nodes => t.nodes as f64,
+            Metric::Time => t.time.as_secs_f64(),
+        }
+    }
+}
+
+/// The table of `metric` relative to the reference, policy by size; the best cell of each
+/// size in bold.
+fn table(g: &Grid, metric: Metric) -> Table {
     let heads: Vec<String> = g
         .sizes
         .iter()
@@ -140,12 +157,14 @@ fn table(g: &Grid) -> Table {
     let mut cols = vec![("policy", Align::Left)];
     cols.extend(heads.iter().map(|h| (h.as_str(), Align::Right)));
     let mut t = Table::new(&cols);
+    let reference = metric.of(&g.reference()).max(1e-12);
     for (p, &policy) in POLICIES.iter().enumerate() {
-        let best =
-            |s: usize| (0..POLICIES.len()).all(|q| g.cells[q][s].nodes >= g.cells[p][s].nodes);
+        let best = |s: usize| {
+            (0..POLICIES.len()).all(|q| metric.of(&g.cells[q][s]) >= metric.of(&g.cells[p][s]))
+        };
         let mut row = vec![policy_name(policy)];
         row.extend((0..g.sizes.len()).map(|s| {
-            let v = format_f(g.rel(p, s), 3);
+            let v = format_f(metric.of(&g.cells[p][s]) / reference, 3);
             if best(s) {
                 format!("**{v}**")
             } else {
@@ -275,9 +294,12 @@ pub fn run(ctx: &Ctx) -> anyhow::Result<Section> {
             format_int(r.mean_nodes() as u64),
             format_int(r.nps() as u64)
         ));
-        sec.table(table(g));
+        sec.para("Nodes, relative to the reference:");
+        sec.table(table(g, Metric::Nodes));
         let link = plot(ctx, name, &format!("Replacement policies: {what}"), g)?;
         sec.image(link, format!("relative nodes against load factor, {what}"));
+        sec.para("Time to depth, relative to the reference (one run each, so within a few per cent of noise):");
+        sec.table(table(g, Metric::Time));
     }
 
     // Findings, from the numbers.
@@ -384,8 +406,9 @@ mod tests {
             "always replace has the fewest nodes in the toy grid"
         );
         assert!(mean_rel(&g, 0, 100.0, 200.0).is_nan());
-        let t = table(&g);
+        let t = table(&g, Metric::Nodes);
         assert_eq!(t.rows.len(), POLICIES.len());
+        assert_eq!(table(&g, Metric::Time).rows[0][2], "**1.000**");
         assert!(t.rows[0][1].starts_with("**"), "the best cell is bold");
     }
 
