@@ -31,6 +31,21 @@ pub struct Options {
     pub chess960: bool,
     /// `SMP Lazy`: threads spread over depths instead of splitting the tree.
     pub lazy_smp: bool,
+    /// `Replacement`: the table's policy, by name.
+    pub replacement: &'static str,
+    /// `Replacement Age`: the buckets policies' age weight.
+    pub replacement_age: u8,
+}
+
+impl Options {
+    /// The table configuration these options ask for, at `mib` MiB.
+    pub fn table_config(&self, mib: usize) -> engram_tt::Config {
+        engram_tt::Config {
+            mib,
+            policy: options::policy(self.replacement, self.replacement_age),
+            huge_pages: true,
+        }
+    }
 }
 
 impl Default for Options {
@@ -41,6 +56,8 @@ impl Default for Options {
             move_overhead: options::OVERHEAD_DEFAULT,
             chess960: false,
             lazy_smp: false,
+            replacement: options::REPLACEMENT_VARS[0],
+            replacement_age: 8,
         }
     }
 }
@@ -67,7 +84,10 @@ impl Engine {
     /// A new engine with default options.
     pub fn new() -> Engine {
         let options = Options::default();
-        let tt = Arc::new(Table::new(options.hash).expect("a 16 MiB table can be allocated"));
+        let tt = Arc::new(
+            Table::with_config(options.table_config(options.hash))
+                .expect("a 16 MiB table can be allocated"),
+        );
         let control = Arc::new(Control::default());
         let pool = Pool::new(1, tt, control.clone());
         Engine {
@@ -398,6 +418,18 @@ impl Engine {
             Setting::MoveOverhead(ms) => self.options.move_overhead = ms,
             Setting::Chess960(on) => self.options.chess960 = on,
             Setting::LazySmp(on) => self.options.lazy_smp = on,
+            Setting::Replacement(name) => {
+                if name != self.options.replacement {
+                    self.options.replacement = name;
+                    return self.reallocate(self.options.hash);
+                }
+            }
+            Setting::ReplacementAge(k) => {
+                if k != self.options.replacement_age {
+                    self.options.replacement_age = k;
+                    return self.reallocate(self.options.hash);
+                }
+            }
             // The search's tunable parameters (`options::extra()`, feature `tune`).
             #[cfg(feature = "tune")]
             Setting::Extra {
@@ -418,6 +450,11 @@ impl Engine {
         if mib == self.options.hash {
             return Ok(());
         }
+        self.reallocate(mib)
+    }
+
+    /// A new, empty table of `mib` MiB with the options' policy in place of the old one.
+    fn reallocate(&mut self, mib: usize) -> Result<(), String> {
         // A size over the available memory, even with the old table's given back, is refused
         // before anything is freed: the old table stays, entries and all. (With overcommit
         // the allocation could succeed and the clear then get the engine OOM-killed.)
@@ -430,7 +467,7 @@ impl Engine {
         // Free the old table first so the two never need to fit in memory together.
         let small = Table::new(1).map_err(|e| e.to_string())?;
         self.pool.set_table(Arc::new(small));
-        match Table::new(mib) {
+        match Table::with_config(self.options.table_config(mib)) {
             Ok(t) => {
                 self.options.hash = mib;
                 self.pool.set_table(Arc::new(t));
@@ -438,8 +475,10 @@ impl Engine {
             }
             Err(e) => {
                 // Back to the old size, or the default, or else the 1 MiB table stays.
-                let fallback =
-                    Table::new(self.options.hash).or_else(|_| Table::new(options::HASH_DEFAULT));
+                let fallback = Table::with_config(self.options.table_config(self.options.hash))
+                    .or_else(|_| {
+                        Table::with_config(self.options.table_config(options::HASH_DEFAULT))
+                    });
                 if let Ok(t) = fallback {
                     self.pool.set_table(Arc::new(t));
                 }

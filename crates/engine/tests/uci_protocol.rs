@@ -366,6 +366,37 @@ fn bench_is_deterministic() {
 }
 
 #[test]
+fn every_replacement_policy_plays() {
+    let mut e = Engine::start();
+    for policy in [
+        "TwoTier",
+        "DepthPreferred",
+        "AlwaysReplace",
+        "TwoBig1",
+        "LineBuckets",
+        "MicroMax",
+        "Buckets",
+    ] {
+        e.send(&format!("setoption name Replacement value {policy}"));
+        e.send("setoption name Hash value 1");
+        e.send("position startpos moves e2e4");
+        e.send("go depth 7");
+        let bm = e.bestmove(T);
+        assert!(legal_after(&["e2e4"], best(&bm)), "{policy}: {bm}");
+        e.send("setoption name Hash value 16");
+    }
+    e.send("setoption name Replacement Age value 2");
+    e.send("go depth 5");
+    assert!(legal_after(&["e2e4"], best(&e.bestmove(T))));
+    e.send("setoption name Replacement value Newest");
+    e.wait_for(T, |l| {
+        l.starts_with("info string error: option 'Replacement'")
+    });
+    e.sync(T);
+    e.quit();
+}
+
+#[test]
 fn two_threads() {
     let mut e = Engine::start();
     e.send("setoption name Threads value 2");

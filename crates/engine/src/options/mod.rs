@@ -94,6 +94,10 @@ pub enum Setting {
     Chess960(bool),
     /// `SMP`: `true` for `Lazy` (threads spread over depths), `false` for `Split`.
     LazySmp(bool),
+    /// `Replacement`: the table's replacement policy, by name (one of [`REPLACEMENT_VARS`]).
+    Replacement(&'static str),
+    /// `Replacement Age`: plies of depth one search of age is worth (buckets policies).
+    ReplacementAge(u8),
     /// An option from the `extra` declarations (see [`extra`]), by its declared name.
     Extra {
         /// The declared name.
@@ -112,6 +116,33 @@ const MOVE_OVERHEAD: &str = "Move Overhead";
 const CHESS960: &str = "UCI_Chess960";
 const SMP: &str = "SMP";
 const SMP_VARS: &[&str] = &["Split", "Lazy"];
+const REPLACEMENT: &str = "Replacement";
+/// The replacement policies `Replacement` offers (`engram_tt::Policy`), default first.
+pub const REPLACEMENT_VARS: &[&str] = &[
+    "Buckets",
+    "TwoTier",
+    "DepthPreferred",
+    "AlwaysReplace",
+    "TwoBig1",
+    "LineBuckets",
+    "MicroMax",
+];
+const REPLACEMENT_AGE: &str = "Replacement Age";
+
+/// The table policy named `name` (one of [`REPLACEMENT_VARS`]) with age weight `age`
+/// (used by `Buckets` and `LineBuckets`).
+pub fn policy(name: &str, age: u8) -> engram_tt::Policy {
+    use engram_tt::Policy;
+    match name {
+        "TwoTier" => Policy::TwoTier,
+        "DepthPreferred" => Policy::DepthPreferred,
+        "AlwaysReplace" => Policy::AlwaysReplace,
+        "TwoBig1" => Policy::TwoBig1,
+        "LineBuckets" => Policy::LineBuckets { age_weight: age },
+        "MicroMax" => Policy::MicroMax,
+        _ => Policy::Buckets { age_weight: age },
+    }
+}
 
 /// The engine's options, in the order `uci` lists them.
 pub const OPTIONS: &[Declaration] = &[
@@ -173,6 +204,23 @@ pub const OPTIONS: &[Declaration] = &[
             vars: SMP_VARS,
         },
         doc: "how threads share the work: split points (young brothers wait) or Lazy SMP (threads spread over depths)",
+    },
+    Declaration {
+        name: REPLACEMENT,
+        kind: Kind::Combo {
+            default: "Buckets",
+            vars: REPLACEMENT_VARS,
+        },
+        doc: "the table's replacement policy (`engram-tt`'s `Policy`; the TT lab compares them); changing it empties the table",
+    },
+    Declaration {
+        name: REPLACEMENT_AGE,
+        kind: Kind::Spin {
+            default: 8,
+            min: 0,
+            max: 32,
+        },
+        doc: "plies of depth one search of age is worth when `Buckets` or `LineBuckets` picks a victim; changing it empties the table",
     },
 ];
 
@@ -463,6 +511,8 @@ fn setting(name: &'static str, value: Value) -> Setting {
         (MOVE_OVERHEAD, Value::Spin(n)) => Setting::MoveOverhead(n as u64),
         (CHESS960, Value::Check(b)) => Setting::Chess960(b),
         (SMP, Value::Combo(v)) => Setting::LazySmp(v == SMP_VARS[1]),
+        (REPLACEMENT, Value::Combo(v)) => Setting::Replacement(v),
+        (REPLACEMENT_AGE, Value::Spin(n)) => Setting::ReplacementAge(n as u8),
         (name, value) => Setting::Extra { name, value },
     }
 }

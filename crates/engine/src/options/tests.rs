@@ -262,8 +262,36 @@ fn uci_lines_as_before() {
             "option name Move Overhead type spin default 10 min 0 max 5000",
             "option name UCI_Chess960 type check default false",
             "option name SMP type combo default Split var Split var Lazy",
+            "option name Replacement type combo default Buckets var Buckets var TwoTier \
+             var DepthPreferred var AlwaysReplace var TwoBig1 var LineBuckets var MicroMax",
+            "option name Replacement Age type spin default 8 min 0 max 32",
         ]
     );
+}
+
+#[test]
+fn replacement_names_every_policy_once() {
+    use engram_tt::Policy;
+    let policies: std::collections::HashSet<Policy> = REPLACEMENT_VARS
+        .iter()
+        .map(|name| policy(name, 8))
+        .collect();
+    assert_eq!(policies.len(), REPLACEMENT_VARS.len());
+    assert_eq!(policy(REPLACEMENT_VARS[0], 8), Policy::default());
+    assert_eq!(
+        policy("LineBuckets", 3),
+        Policy::LineBuckets { age_weight: 3 }
+    );
+    assert_eq!(
+        parse_setoption("setoption name Replacement value twobig1", &[]),
+        Ok(Setting::Replacement("TwoBig1"))
+    );
+    assert_eq!(
+        parse_setoption("setoption name Replacement Age value 0", &[]),
+        Ok(Setting::ReplacementAge(0))
+    );
+    assert!(parse_setoption("setoption name Replacement Age value 33", &[]).is_err());
+    assert!(parse_setoption("setoption name Replacement value Newest", &[]).is_err());
 }
 
 #[test]
