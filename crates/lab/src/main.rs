@@ -125,8 +125,14 @@ fn run(cli: Cli) -> anyhow::Result<()> {
 
     let mut failed = Vec::new();
     for id in ids {
+        let start = std::time::Instant::now();
         match studies::run(id, &ctx) {
-            Ok(section) => report.sections.push(section),
+            Ok(mut section) => {
+                let secs = start.elapsed().as_secs_f64();
+                section.para(format!("*This study ran for {secs:.0} s.*"));
+                ctx.log(format!("{}: {secs:.0} s", id.name()));
+                report.sections.push(section);
+            }
             Err(e) => {
                 ctx.log(format!("study {} failed: {e:#}", id.name()));
                 let mut section = Section::new(id.title());

@@ -66,7 +66,7 @@ impl Settings {
             Settings {
                 sizes: (10..=22).step_by(2).collect(),
                 depth: 10,
-                seq_sizes: (10..=20).step_by(2).collect(),
+                seq_sizes: (10..=22).step_by(2).collect(),
                 seqs: 24,
                 searches: 40,
                 seq_depth: 9,
