@@ -29,6 +29,9 @@ pub struct ShadowStats {
     pub hits: u64,
     /// Probes that returned another key's entry.
     pub false_hits: u64,
+    /// Of those, the probes whose key was not in its cluster at all (the case the collision
+    /// formula is about; the others met a matching slot before their own key's slot).
+    pub false_hits_absent: u64,
     /// Probes whose key was not in its cluster, by the number of occupied slots they were
     /// compared with (0–3): the exposure that the collision formula is about.
     pub absent_by_occupied: [u64; SLOTS + 1],
@@ -42,8 +45,9 @@ impl ShadowStats {
         self.absent_by_occupied.iter().sum()
     }
 
-    /// False hits the formula predicts for the absent probes: a probe compared with `k`
-    /// occupied slots matches one of them with probability `1 − (1 − 2^−bits)^k`.
+    /// False hits the formula predicts for the absent probes (compare with
+    /// `false_hits_absent`): a probe compared with `k` occupied slots matches one of them
+    /// with probability `1 − (1 − 2^−bits)^k`.
     pub fn expected_false_hits(&self) -> f64 {
         let p = 0.5f64.powi(self.bits as i32);
         self.absent_by_occupied
@@ -62,6 +66,7 @@ pub(crate) struct Shadow {
     probes: AtomicU64,
     hits: AtomicU64,
     false_hits: AtomicU64,
+    false_hits_absent: AtomicU64,
     absent: [AtomicU64; SLOTS + 1],
     false_updates: AtomicU64,
 }
@@ -77,6 +82,7 @@ impl Shadow {
             probes: AtomicU64::new(0),
             hits: AtomicU64::new(0),
             false_hits: AtomicU64::new(0),
+            false_hits_absent: AtomicU64::new(0),
             absent: Default::default(),
             false_updates: AtomicU64::new(0),
         }
@@ -122,6 +128,9 @@ impl Shadow {
         self.hits.fetch_add(1, Relaxed);
         if stored != key {
             self.false_hits.fetch_add(1, Relaxed);
+            if !present {
+                self.false_hits_absent.fetch_add(1, Relaxed);
+            }
         }
         Some(snap.data[i])
     }
@@ -186,6 +195,7 @@ impl Shadow {
             &self.probes,
             &self.hits,
             &self.false_hits,
+            &self.false_hits_absent,
             &self.false_updates,
         ] {
             c.store(0, Relaxed);
@@ -202,6 +212,7 @@ impl Shadow {
             probes: self.probes.load(Relaxed),
             hits: self.hits.load(Relaxed),
             false_hits: self.false_hits.load(Relaxed),
+            false_hits_absent: self.false_hits_absent.load(Relaxed),
             absent_by_occupied: std::array::from_fn(|k| self.absent[k].load(Relaxed)),
             false_updates: self.false_updates.load(Relaxed),
         }

@@ -1077,6 +1077,7 @@ mod tests {
         assert_eq!(hit.mv, 1, "a's entry answers the probe for b");
         let s = t16.shadow_stats().unwrap();
         assert_eq!((s.bits, s.probes, s.hits, s.false_hits), (16, 1, 1, 1));
+        assert_eq!(s.false_hits_absent, 1);
         assert_eq!(s.absent_by_occupied, [0, 1, 0, 0]);
         // The same probe of a itself is a true hit.
         assert!(t16.probe(a).is_some());
@@ -1101,6 +1102,12 @@ mod tests {
         assert_eq!(t0.probe(!a).map(|e| e.mv), Some(1));
         assert_eq!(t0.shadow_stats().unwrap().false_hits, 1);
         assert!((t0.shadow_stats().unwrap().expected_false_hits() - 1.0).abs() < 1e-12);
+        // A key that is present but behind a slot that matches on 0 bits: a false hit, but
+        // not one of an absent key.
+        t0.store(!a, rec(4, 2));
+        assert_eq!(t0.probe(!a).map(|e| e.mv), Some(1));
+        let s = t0.shadow_stats().unwrap();
+        assert_eq!((s.false_hits, s.false_hits_absent), (2, 1));
         t0.clear(1);
         assert!(t0.probe(a).is_none());
         assert_eq!(
