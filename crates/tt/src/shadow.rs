@@ -29,8 +29,9 @@ pub struct ShadowStats {
     pub hits: u64,
     /// Probes that returned another key's entry.
     pub false_hits: u64,
-    /// Of those, the probes whose key was not in its cluster at all (the case the collision
-    /// formula is about; the others met a matching slot before their own key's slot).
+    /// Of those, the probes whose key was not in its cluster at all: the case the collision
+    /// formula is about. (So far every false hit is one: a key cannot sit behind a slot
+    /// that matches it, since its own store would have taken that slot.)
     pub false_hits_absent: u64,
     /// Probes whose key was not in its cluster, by the number of occupied slots they were
     /// compared with (0–3): the exposure that the collision formula is about.
