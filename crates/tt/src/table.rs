@@ -1112,7 +1112,7 @@ mod tests {
         assert!(t0.probe(a).is_none());
         assert_eq!(
             t0.shadow_stats().unwrap().probes,
-            2,
+            3,
             "clear keeps the counts"
         );
         t0.reset_shadow_stats();
