@@ -33,7 +33,7 @@ pub const HEIGHT: u32 = 500;
 const FONT: &str = "sans-serif";
 
 /// Series colours: distinct, readable on white, in order of use.
-const PALETTE: [RGBColor; 8] = [
+const PALETTE: [RGBColor; 10] = [
     RGBColor(31, 119, 180),
     RGBColor(214, 39, 40),
     RGBColor(44, 160, 44),
@@ -42,6 +42,8 @@ const PALETTE: [RGBColor; 8] = [
     RGBColor(140, 86, 75),
     RGBColor(227, 119, 194),
     RGBColor(23, 190, 207),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
 ];
 
 /// One named line of a [`LinePlot`].
@@ -612,7 +614,7 @@ mod tests {
 
     #[test]
     fn many_series_get_distinct_colours() {
-        let series: Vec<Series> = (0..8)
+        let series: Vec<Series> = (0..PALETTE.len())
             .map(|k| {
                 Series::new(
                     format!("s{k}"),

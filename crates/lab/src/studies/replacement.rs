@@ -213,7 +213,7 @@ fn plot(ctx: &Ctx, name: &str, title: &str, g: &Grid) -> anyhow::Result<String> 
         x_label: "load factor (reference nodes per search ÷ entries)".into(),
         y_label: "nodes ÷ nodes of buckets k=8 at the largest size".into(),
         log_x: true,
-        log_y: true,
+        log_y: false,
         series: POLICIES
             .iter()
             .enumerate()
