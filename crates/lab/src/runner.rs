@@ -10,6 +10,7 @@
 //! Times are wall-clock times of the search alone (not of building or clearing the table).
 
 use crate::positions::{Named, Sequence};
+use crate::report::format_int;
 use anyhow::{anyhow, Context as _};
 use engram::search::lab::TtUse;
 use engram::search::{Control, SearchLimits, Searcher};
@@ -112,11 +113,6 @@ impl Lab {
     /// How the search used the table since the last [`Lab::reset_tt_use`].
     pub fn tt_use(&self) -> &TtUse {
         &self.searcher.tt_use
-    }
-
-    /// Sets the table-use counters to zero.
-    pub fn reset_tt_use(&mut self) {
-        self.searcher.tt_use = TtUse::default();
     }
 
     /// Forgets everything learned: table, histories, pawn hash.
@@ -255,6 +251,53 @@ pub fn sequences(
     Ok(totals)
 }
 
+/// Searches every game of `games` (positions prepared by [`positions`]) to `depth` on
+/// `lab`, table and histories cleared at the start of each game. Returns the totals.
+pub fn play(lab: &mut Lab, games: &[Vec<Position>], depth: i32) -> Totals {
+    let mut t = Totals::default();
+    for g in games {
+        lab.forget();
+        for p in g {
+            t.add(&lab.search(p, depth));
+        }
+    }
+    t
+}
+
+/// The median (the upper one of an even count), smallest and largest of repeated
+/// measurements.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spread {
+    /// The median.
+    pub median: f64,
+    /// The smallest.
+    pub min: f64,
+    /// The largest.
+    pub max: f64,
+}
+
+impl Spread {
+    /// The spread of `v` (not empty).
+    pub fn of(v: &[f64]) -> Spread {
+        let mut s = v.to_vec();
+        s.sort_by(f64::total_cmp);
+        Spread {
+            median: s[s.len() / 2],
+            min: s[0],
+            max: s[s.len() - 1],
+        }
+    }
+
+    /// `min–max` as whole numbers, for a table.
+    pub fn range_text(&self) -> String {
+        format!(
+            "{}–{}",
+            format_int(self.min as u64),
+            format_int(self.max as u64)
+        )
+    }
+}
+
 /// A short name for a policy, as the report writes it.
 pub fn policy_name(p: Policy) -> String {
     match p {
@@ -329,6 +372,14 @@ mod tests {
             assert_eq!(first, nodes(&mut a), "{policy:?}");
             assert_eq!(first, nodes(&mut lab(spec)), "{policy:?}");
         }
+    }
+
+    #[test]
+    fn spreads() {
+        let s = Spread::of(&[3.0, 1.0, 2.0]);
+        assert_eq!((s.median, s.min, s.max), (2.0, 1.0, 3.0));
+        assert_eq!(Spread::of(&[4.0, 1.0]).median, 4.0);
+        assert_eq!(Spread::of(&[1500.0, 2.0]).range_text(), "2–1,500");
     }
 
     #[test]

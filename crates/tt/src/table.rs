@@ -347,8 +347,7 @@ impl Table {
 
     #[inline(always)]
     fn cluster(&self, key: u64) -> &Cluster {
-        let clusters = self.buf.clusters();
-        &clusters[fastrange(key, clusters.len())]
+        &self.buf.clusters()[self.cluster_index(key)]
     }
 
     /// The index of `key`'s cluster.

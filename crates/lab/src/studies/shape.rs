@@ -7,7 +7,7 @@ use crate::context::Ctx;
 use crate::plot::{LinePlot, Series};
 use crate::positions;
 use crate::report::{format_f, format_int, Align, Section, Table};
-use crate::runner::{self, positions as game_positions, Lab, TableSpec, Totals};
+use crate::runner::{self, positions as game_positions, Lab, Spread, TableSpec, Totals};
 use engram_tt::Policy;
 use std::sync::Arc;
 
@@ -66,11 +66,6 @@ fn settings(quick: bool) -> Settings {
     }
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
 /// Runs the study.
 pub fn run(ctx: &Ctx) -> anyhow::Result<Section> {
     let set = settings(ctx.quick);
@@ -110,14 +105,7 @@ pub fn run(ctx: &Ctx) -> anyhow::Result<Section> {
     for _ in 0..set.rounds {
         for (i, &(_, policy)) in SHAPES.iter().enumerate() {
             let mut lab = Lab::new(Arc::new(TableSpec::mib(policy, set.big_mib).build()?), true);
-            let mut t = Totals::default();
-            for g in &games {
-                lab.forget();
-                for p in g {
-                    t.add(&lab.search(p, set.seq_depth));
-                }
-            }
-            speeds[i].push(t.nps());
+            speeds[i].push(runner::play(&mut lab, &games, set.seq_depth).nps());
             bar.inc(1);
         }
     }
@@ -205,19 +193,18 @@ pub fn run(ctx: &Ctx) -> anyhow::Result<Section> {
     .render(&file)?;
     sec.image(link, "node ratio of the two shapes against load factor");
 
-    let speed: Vec<f64> = speeds.iter().map(|v| median(v.clone())).collect();
+    let spreads: Vec<Spread> = speeds.iter().map(|v| Spread::of(v)).collect();
+    let speed: Vec<f64> = spreads.iter().map(|s| s.median).collect();
     let mut t = Table::new(&[
         ("shape", Align::Left),
         ("nodes/s (median)", Align::Right),
         ("min–max", Align::Right),
     ]);
-    for (i, (label, _)) in SHAPES.iter().enumerate() {
-        let lo = speeds[i].iter().copied().fold(f64::INFINITY, f64::min);
-        let hi = speeds[i].iter().copied().fold(0.0, f64::max);
+    for ((label, _), sp) in SHAPES.iter().zip(&spreads) {
         t.row([
             label.to_string(),
-            format_int(speed[i] as u64),
-            format!("{}–{}", format_int(lo as u64), format_int(hi as u64)),
+            format_int(sp.median as u64),
+            sp.range_text(),
         ]);
     }
     sec.para(format!("Speed at {} MiB:", set.big_mib));

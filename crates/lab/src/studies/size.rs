@@ -6,8 +6,7 @@ use crate::context::Ctx;
 use crate::plot::{LinePlot, Series};
 use crate::positions::{self, Sequence};
 use crate::report::{format_f, format_int, Align, Section, Table};
-use crate::runner::{positions as game_positions, Lab, TableSpec, Totals};
-use engram_chess::Position;
+use crate::runner::{play, positions as game_positions, Lab, Spread, TableSpec, Totals};
 use engram_tt::Policy;
 use std::sync::Arc;
 
@@ -49,23 +48,6 @@ fn settings(quick: bool) -> Settings {
             rounds: 3,
         }
     }
-}
-
-/// Searches every game of `games` on `lab` (table cleared per game).
-fn play(lab: &mut Lab, games: &[Vec<Position>], depth: i32) -> Totals {
-    let mut t = Totals::default();
-    for g in games {
-        lab.forget();
-        for p in g {
-            t.add(&lab.search(p, depth));
-        }
-    }
-    t
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 /// Runs the study.
@@ -190,17 +172,15 @@ pub fn run(ctx: &Ctx) -> anyhow::Result<Section> {
         ("min–max", Align::Right),
         ("vs both on", Align::Right),
     ]);
-    let on = median(speeds[0].clone());
-    for (i, &(huge, prefetch)) in variants.iter().enumerate() {
-        let v = &speeds[i];
-        let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
-        let hi = v.iter().copied().fold(0.0, f64::max);
+    let spreads: Vec<Spread> = speeds.iter().map(|v| Spread::of(v)).collect();
+    let on = spreads[0].median;
+    for (&(huge, prefetch), sp) in variants.iter().zip(&spreads) {
         t.row([
             if huge { "advised" } else { "forbidden" }.to_string(),
             if prefetch { "on" } else { "off" }.to_string(),
-            format_int(median(v.clone()) as u64),
-            format!("{}–{}", format_int(lo as u64), format_int(hi as u64)),
-            format_f(median(v.clone()) / on, 3),
+            format_int(sp.median as u64),
+            sp.range_text(),
+            format_f(sp.median / on, 3),
         ]);
     }
     sec.para(format!(
@@ -233,9 +213,9 @@ pub fn run(ctx: &Ctx) -> anyhow::Result<Section> {
         flat.map_or(String::new(), |m| format!(
             "From {m} MiB on, the node count is within 2% of the largest table's."
         )),
-        format_f(median(speeds[1].clone()) / on, 3),
-        format_f(median(speeds[2].clone()) / on, 3),
-        format_f(median(speeds[3].clone()) / on, 3),
+        format_f(spreads[1].median / on, 3),
+        format_f(spreads[2].median / on, 3),
+        format_f(spreads[3].median / on, 3),
     ));
     sec.para(
         "**Compared with the source.** As Breuker's summary says, more entries help until \
@@ -243,15 +223,4 @@ pub fn run(ctx: &Ctx) -> anyhow::Result<Section> {
          the size where that happens for these searches.",
     );
     Ok(sec)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn median_of_odd_and_even() {
-        assert_eq!(median(vec![3.0, 1.0, 2.0]), 2.0);
-        assert_eq!(median(vec![4.0, 1.0]), 4.0);
-    }
 }

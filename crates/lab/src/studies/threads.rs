@@ -5,6 +5,7 @@ use super::StudyId;
 use crate::context::Ctx;
 use crate::plot::BarPlot;
 use crate::report::{format_f, format_int, Align, Section, Table};
+use crate::runner::Spread;
 use engram::bench;
 
 /// The question this study answers.
@@ -19,11 +20,6 @@ fn settings(quick: bool) -> (i32, usize, usize) {
     } else {
         (14, 5, 16)
     }
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 /// Runs the study.
@@ -84,7 +80,7 @@ pub fn run(ctx: &Ctx) -> anyhow::Result<Section> {
          medians of the wall time and nodes.",
         bench::POSITIONS.len()
     ));
-    let base = median(ms[0].clone());
+    let base = Spread::of(&ms[0]).median;
     let mut t = Table::new(&[
         ("variant", Align::Left),
         ("time (ms, median)", Align::Right),
@@ -94,14 +90,13 @@ pub fn run(ctx: &Ctx) -> anyhow::Result<Section> {
     ]);
     let mut bars = Vec::new();
     for (i, (label, ..)) in variants.iter().enumerate() {
-        let m = median(ms[i].clone());
-        let lo = ms[i].iter().copied().fold(f64::INFINITY, f64::min);
-        let hi = ms[i].iter().copied().fold(0.0, f64::max);
+        let time = Spread::of(&ms[i]);
+        let m = time.median;
         t.row([
             label.to_string(),
             format_int(m as u64),
-            format!("{}–{}", format_int(lo as u64), format_int(hi as u64)),
-            format_int(median(nodes[i].clone()) as u64),
+            time.range_text(),
+            format_int(Spread::of(&nodes[i]).median as u64),
             format_f(base / m, 3),
         ]);
         bars.push((label.to_string(), base / m));
@@ -115,8 +110,8 @@ pub fn run(ctx: &Ctx) -> anyhow::Result<Section> {
     }
     .render(&file)?;
     sec.image(link, "time-to-depth speed-up, shared and private tables");
-    let shared = median(ms[1].clone());
-    let private = median(ms[2].clone());
+    let shared = Spread::of(&ms[1]).median;
+    let private = Spread::of(&ms[2]).median;
     sec.para(format!(
         "**Result.** Two threads reach depth {depth} {}× faster than one with a shared \
          table and {}× with a table each: sharing saves {}% of the time.",
