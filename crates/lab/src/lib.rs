@@ -7,6 +7,8 @@
 //! * [`context`]: the run context handed to every study (output folders, progress bars) and
 //!   the rules for where a run may write.
 //! * [`studies`]: the studies, one module each, and their dispatch.
+//! * [`defaults`]: the report's last section, the default policy and the match that
+//!   confirmed it (recorded in `data/default-match.txt`).
 //! * [`report`]: the Markdown report (sections, tables, images) and its atomic writer.
 //! * [`plot`]: line plots and bar charts as SVG.
 //! * [`positions`]: the positions and game sequences the studies search.
@@ -14,6 +16,7 @@
 #![deny(missing_docs)]
 
 pub mod context;
+pub mod defaults;
 pub mod plot;
 pub mod positions;
 pub mod report;

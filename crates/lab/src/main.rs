@@ -11,6 +11,7 @@
 use anyhow::bail;
 use clap::{Parser, Subcommand};
 use engram_lab::context::{resolve_out, workspace_root, Ctx};
+use engram_lab::defaults;
 use engram_lab::report::{Header, Report, Section};
 use engram_lab::studies::{self, StudyId};
 use std::path::PathBuf;
@@ -141,6 +142,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 failed.push(id.name());
             }
         }
+    }
+    // The defaults rest on the replacement study, so they close any report that has it.
+    if single.is_none() || single == Some(StudyId::Replacement) {
+        report.sections.push(defaults::section()?);
     }
     report.write(&report_path)?;
     ctx.log(format!("wrote {}", report_path.display()));

@@ -89,6 +89,8 @@ pub struct Searched {
     pub best: String,
     /// Its score (side to move's view, centipawns or mate).
     pub score: i32,
+    /// Internal iterative reductions made (nodes that lost a ply for want of a table move).
+    pub iir: u64,
 }
 
 /// A one-thread searcher on a table, with its counters.
@@ -105,12 +107,22 @@ impl Lab {
         Lab { searcher }
     }
 
+    /// A prefetching searcher on a new table built from `spec`.
+    pub fn on(spec: &TableSpec) -> anyhow::Result<Lab> {
+        Ok(Lab::new(Arc::new(spec.build()?), true))
+    }
+
+    /// Turns internal iterative reduction on (the engine's search) or off.
+    pub fn set_iir(&mut self, on: bool) {
+        self.searcher.tt_use.iir_on = on;
+    }
+
     /// The table.
     pub fn table(&self) -> &Arc<Table> {
         &self.searcher.tt
     }
 
-    /// How the search used the table since the last [`Lab::reset_tt_use`].
+    /// How the search used the table since the lab was made.
     pub fn tt_use(&self) -> &TtUse {
         &self.searcher.tt_use
     }
@@ -129,6 +141,7 @@ impl Lab {
             ..SearchLimits::default()
         };
         self.searcher.tt.new_search();
+        let iir = self.searcher.tt_use.iir;
         let start = Instant::now();
         let r = self.searcher.search(pos, limits);
         let time = start.elapsed();
@@ -137,6 +150,7 @@ impl Lab {
             time,
             best: pos.board().to_uci(r.best),
             score: r.score,
+            iir: self.searcher.tt_use.iir - iir,
         }
     }
 }
@@ -192,6 +206,8 @@ pub struct Totals {
     pub nodes: u64,
     /// Search time, all searches.
     pub time: Duration,
+    /// Internal iterative reductions, all searches.
+    pub iir: u64,
 }
 
 impl Totals {
@@ -200,6 +216,7 @@ impl Totals {
         self.searches += 1;
         self.nodes += s.nodes;
         self.time += s.time;
+        self.iir += s.iir;
     }
 
     /// Mean nodes per search.
@@ -213,18 +230,17 @@ impl Totals {
     }
 }
 
-/// Searches each of `positions` to `depth` ([`single`]) on a table built from `spec`;
-/// `each` sees every result. Returns the totals.
+/// Searches each of `positions` to `depth` ([`single`]) on `lab`; `each` sees every
+/// result. Returns the totals.
 pub fn singles(
-    spec: &TableSpec,
+    lab: &mut Lab,
     positions: &[Named],
     depth: i32,
     mut each: impl FnMut(&Named, &Searched),
 ) -> anyhow::Result<Totals> {
-    let mut lab = Lab::new(Arc::new(spec.build()?), true);
     let mut totals = Totals::default();
     for p in positions {
-        let r = single(&mut lab, p, depth)?;
+        let r = single(lab, p, depth)?;
         each(p, &r);
         totals.add(&r);
     }
@@ -232,18 +248,17 @@ pub fn singles(
 }
 
 /// Searches every sequence of `seqs` ([`sequence`], `searches` searches each, to `depth`)
-/// on a table built from `spec`; `each` sees every result. Returns the totals.
+/// on `lab`; `each` sees every result. Returns the totals.
 pub fn sequences(
-    spec: &TableSpec,
+    lab: &mut Lab,
     seqs: &[Sequence],
     searches: usize,
     depth: i32,
     mut each: impl FnMut(&Searched),
 ) -> anyhow::Result<Totals> {
-    let mut lab = Lab::new(Arc::new(spec.build()?), true);
     let mut totals = Totals::default();
     for s in seqs {
-        for r in sequence(&mut lab, s, searches, depth)? {
+        for r in sequence(lab, s, searches, depth)? {
             each(&r);
             totals.add(&r);
         }

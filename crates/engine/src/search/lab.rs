@@ -20,7 +20,8 @@ pub fn phase(board: &Board) -> usize {
     .min(PHASES - 1)
 }
 
-/// Probes, hits, hits with a move, and cutoffs, by remaining depth and phase.
+/// Probes, hits, hits with a move, and cutoffs, by remaining depth and phase; internal
+/// iterative reductions; and the switch that turns those reductions off.
 #[derive(Clone, Debug)]
 pub struct TtUse {
     /// Probes (every node that reached its probe).
@@ -31,6 +32,12 @@ pub struct TtUse {
     pub moves: Vec<[u64; PHASES]>,
     /// Hits that ended the node without a search (a bound cutoff).
     pub cuts: Vec<[u64; PHASES]>,
+    /// Internal iterative reductions: nodes that lost a ply because the table gave no move.
+    /// A policy that loses more entries searches fewer nodes to the same nominal depth this
+    /// way, so fixed-depth node counts alone flatter it.
+    pub iir: u64,
+    /// Whether internal iterative reduction is on (it always is outside the laboratory).
+    pub iir_on: bool,
 }
 
 impl Default for TtUse {
@@ -40,6 +47,8 @@ impl Default for TtUse {
             hits: vec![[0; PHASES]; DEPTHS],
             moves: vec![[0; PHASES]; DEPTHS],
             cuts: vec![[0; PHASES]; DEPTHS],
+            iir: 0,
+            iir_on: true,
         }
     }
 }
@@ -58,8 +67,16 @@ impl TtUse {
         }
     }
 
+    /// Whether a node that qualifies for internal iterative reduction gets it; counts it.
+    #[inline]
+    pub(super) fn reduce(&mut self) -> bool {
+        self.iir += u64::from(self.iir_on);
+        self.iir_on
+    }
+
     /// Adds another thread's counts.
     pub fn add(&mut self, other: &TtUse) {
+        self.iir += other.iir;
         for (a, b) in [
             (&mut self.probes, &other.probes),
             (&mut self.hits, &other.hits),

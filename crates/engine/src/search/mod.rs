@@ -271,6 +271,16 @@ impl Searcher {
         self.unwind.is_some()
     }
 
+    /// Whether a node that qualifies for internal iterative reduction gets it: always,
+    /// except in the laboratory, which can turn it off (and counts it).
+    #[inline(always)]
+    fn iir(&mut self) -> bool {
+        #[cfg(feature = "lab")]
+        return self.tt_use.reduce();
+        #[cfg(not(feature = "lab"))]
+        true
+    }
+
     /// Nodes searched by all threads of the pool, as last published.
     fn total_nodes(&self) -> u64 {
         self.counters

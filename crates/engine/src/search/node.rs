@@ -130,7 +130,12 @@ impl Searcher {
         }
 
         // Internal iterative reduction: without a TT move this node is likely mis-ordered.
-        if self.use_tt && tt.mv.is_null() && depth >= params::iir_min_depth() && (PV || cut_node) {
+        if self.use_tt
+            && tt.mv.is_null()
+            && depth >= params::iir_min_depth()
+            && (PV || cut_node)
+            && self.iir()
+        {
             depth -= 1;
         }
 

@@ -5,7 +5,7 @@ use crate::context::Ctx;
 use crate::plot::{LinePlot, Series};
 use crate::positions;
 use crate::report::{format_f, format_int, Align, Section, Table};
-use crate::runner::{self, policy_name, TableSpec};
+use crate::runner::{self, policy_name, Lab, TableSpec};
 use engram_tt::Policy;
 
 /// The question this study answers.
@@ -49,7 +49,7 @@ fn run_one(
 ) -> anyhow::Result<Run> {
     let mut by_search = vec![0u64; searches];
     let mut i = 0;
-    runner::sequences(spec, seqs, searches, depth, |r| {
+    runner::sequences(&mut Lab::on(spec)?, seqs, searches, depth, |r| {
         by_search[i % searches] += r.nodes;
         i += 1;
     })?;

@@ -267,6 +267,7 @@ mod tests {
             time: std::time::Duration::ZERO,
             best: best.into(),
             score,
+            iir: 0,
         }
     }
 

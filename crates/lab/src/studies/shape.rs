@@ -85,13 +85,18 @@ pub fn run(ctx: &Ctx) -> anyhow::Result<Section> {
     for (i, &(_, policy)) in SHAPES.iter().enumerate() {
         for &s in &set.sizes {
             let spec = TableSpec::entries(policy, 1 << s);
-            single_nodes[i].push(runner::singles(&spec, &singles, set.depth, |_, _| {})?);
+            single_nodes[i].push(runner::singles(
+                &mut Lab::on(&spec)?,
+                &singles,
+                set.depth,
+                |_, _| {},
+            )?);
             bar.inc(1);
         }
         for &s in &set.seq_sizes {
             let spec = TableSpec::entries(policy, 1 << s);
             seq_nodes[i].push(runner::sequences(
-                &spec,
+                &mut Lab::on(&spec)?,
                 &seqs,
                 set.searches,
                 set.seq_depth,
