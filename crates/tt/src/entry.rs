@@ -150,6 +150,18 @@ impl Data {
         (self.0 >> 32) as u16
     }
 
+    /// The same word written in generation `gen` instead.
+    #[inline]
+    pub fn with_generation(self, gen: u8) -> Data {
+        Data((self.0 & !(0x1F << 59)) | (u64::from(gen & (GENERATIONS - 1)) << 59))
+    }
+
+    /// The same word with `bits` in the evaluation field (bits 32–47).
+    #[inline]
+    pub fn with_eval_field(self, bits: u16) -> Data {
+        Data((self.0 & !(0xFFFF << 32)) | (u64::from(bits) << 32))
+    }
+
     /// Stored move (0 = none).
     #[inline]
     pub fn mv(self) -> u16 {

@@ -112,6 +112,7 @@ mod alloc;
 pub mod bench_support;
 mod cluster;
 mod entry;
+mod file;
 mod memory;
 mod policy;
 mod prefetch;
@@ -122,6 +123,10 @@ mod table;
 pub use alloc::TableError;
 pub use entry::{
     size_code, Bound, Entry, Record, DEPTH_OFFSET, GENERATIONS, MAX_DEPTH, MIN_DEPTH, NO_EVAL,
+};
+pub use file::{
+    read_info, EvalField, FileError, FileInfo, FileKind, LoadReport, Memory, FORMAT_VERSION,
+    HEADER_BYTES, LAYOUT_VERSION,
 };
 pub use memory::{mem_available, parse_mem_available, table_budget, RESERVE_MIB, UNCHECKED_MIB};
 pub use policy::{Outcome, Policy};

@@ -340,6 +340,30 @@ impl Table {
         self.buf.huge_pages()
     }
 
+    /// The clusters, in order (for hash files).
+    pub(crate) fn cluster_slice(&self) -> &[Cluster] {
+        self.buf.clusters()
+    }
+
+    /// Whether the table keeps shadow keys (laboratory tables cannot be saved or loaded).
+    pub(crate) fn has_shadow(&self) -> bool {
+        self.shadow.is_some()
+    }
+
+    /// What the entries' evaluation field holds under the current policy.
+    pub(crate) fn eval_field(&self) -> crate::file::EvalField {
+        if self.policy == Policy::TwoBig1 {
+            crate::file::EvalField::Size
+        } else {
+            crate::file::EvalField::Eval
+        }
+    }
+
+    /// Reads a cluster to rewrite it (see `read_for_store`), for hash files.
+    pub(crate) fn read_cluster_for_store(&self, cluster: &Cluster) -> Option<(Snapshot, Snapshot)> {
+        self.read_for_store(cluster)
+    }
+
     /// The table's memory as words (for `bench_support`).
     pub(crate) fn words(&self) -> &[std::sync::atomic::AtomicU64] {
         self.buf.words()
