@@ -31,6 +31,56 @@ pub enum Command {
     /// Search the built-in positions to a fixed depth; prints the node count (with one
     /// thread, the `Bench:` signature of commits) and the speed.
     Bench(BenchArgs),
+    /// Hash files (saved tables and compact memories).
+    #[command(subcommand)]
+    Hash(HashCommand),
+}
+
+/// `engram hash ...`.
+#[derive(Debug, Subcommand)]
+pub enum HashCommand {
+    /// Show what a hash file's header says (checked, without reading the entries).
+    Info {
+        /// The hash file.
+        file: std::path::PathBuf,
+    },
+}
+
+impl HashCommand {
+    /// Runs the hash subcommand.
+    pub fn run(&self) -> Result<(), String> {
+        match self {
+            HashCommand::Info { file } => {
+                let info = engram_tt::read_info(file).map_err(|e| e.to_string())?;
+                print!("{}", info_text(&info));
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The lines `engram hash info` prints.
+pub fn info_text(info: &engram_tt::FileInfo) -> String {
+    let mut out = format!("kind          {}\n", info.kind);
+    out += &format!("format        version {}\n", info.version);
+    out += &format!("key scheme    {}\n", info.key_scheme);
+    out += &format!("writer        {}\n", info.writer);
+    out += &format!("written       {} (seconds since 1970)\n", info.written);
+    if info.kind == engram_tt::FileKind::Full {
+        out += &format!(
+            "table         {} clusters, {:.2} MiB, generation {}\n",
+            info.clusters,
+            info.table_bytes() as f64 / f64::from(1u32 << 20),
+            info.generation
+        );
+    }
+    out += &format!("entries       {}\n", info.entries);
+    out += &format!("file          {} bytes\n", info.file_bytes());
+    out += &format!(
+        "checksum      {:016x} (XXH3-64 of the payload)\n",
+        info.checksum
+    );
+    out
 }
 
 /// `engram perft <depth> [--fen FEN] [--chess960]`.
@@ -103,6 +153,7 @@ impl Command {
         match self {
             Command::Perft(args) => args.run(),
             Command::Bench(args) => bench::print(args.config()),
+            Command::Hash(hash) => hash.run(),
         }
     }
 }
@@ -149,6 +200,31 @@ mod tests {
     #[test]
     fn clap_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn hash_info_shows_a_saved_table_and_refuses_a_bad_file() {
+        let dir = std::env::temp_dir().join(format!("engram-cli-hash-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.hash");
+        let table = engram_tt::Table::new(1).unwrap();
+        table.store(42, engram_tt::Record::default());
+        table.save(&path, "polyglot", "engram test").unwrap();
+        let Some(Command::Hash(cmd)) = parse(&["hash", "info", path.to_str().unwrap()])
+            .unwrap()
+            .command
+        else {
+            panic!("not hash");
+        };
+        assert!(cmd.run().is_ok());
+        let text = info_text(&engram_tt::read_info(&path).unwrap());
+        assert!(text.contains("full table"), "{text}");
+        assert!(text.contains("32768 clusters, 1.00 MiB"), "{text}");
+        assert!(text.contains("entries       1\n"), "{text}");
+        std::fs::write(&path, [b'x'; 200]).unwrap();
+        let err = cmd.run().unwrap_err();
+        assert!(err.contains("bad magic"), "{err}");
+        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
