@@ -359,11 +359,6 @@ impl Table {
         }
     }
 
-    /// Reads a cluster to rewrite it (see `read_for_store`), for hash files.
-    pub(crate) fn read_cluster_for_store(&self, cluster: &Cluster) -> Option<(Snapshot, Snapshot)> {
-        self.read_for_store(cluster)
-    }
-
     /// The table's memory as words (for `bench_support`).
     pub(crate) fn words(&self) -> &[std::sync::atomic::AtomicU64] {
         self.buf.words()
@@ -573,7 +568,7 @@ impl Table {
     /// store is writing it, an empty state (the store then rewrites the cluster whole).
     /// `None` if another store is writing it.
     #[inline]
-    fn read_for_store(&self, cluster: &Cluster) -> Option<(Snapshot, Snapshot)> {
+    pub(crate) fn read_for_store(&self, cluster: &Cluster) -> Option<(Snapshot, Snapshot)> {
         let read = cluster.load();
         if read.is_consistent() {
             return Some((read, read));

@@ -441,5 +441,22 @@ fn a_failed_save_keeps_the_previous_file() {
         fs::set_permissions(&dir, fs::Permissions::from_mode(0o700)).unwrap();
     }
     assert_eq!(fs::read(&path).unwrap(), before);
+
+    // A failure that root cannot bypass: the whole payload is written, then the rename
+    // fails (the target is a folder that is not empty). What was there stays, and no
+    // temporary file is left behind.
+    let target = dir.join("occupied");
+    fs::create_dir(&target).unwrap();
+    fs::write(target.join("inside"), b"kept").unwrap();
+    assert!(matches!(
+        t.save(&target, SCHEME, WRITER),
+        Err(FileError::Io { .. })
+    ));
+    assert_eq!(fs::read(target.join("inside")).unwrap(), b"kept");
+    let names: Vec<String> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.contains(".tmp.")), "{names:?}");
     fs::remove_dir_all(dir).unwrap();
 }

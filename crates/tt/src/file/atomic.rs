@@ -62,7 +62,7 @@ mod tests {
     use super::*;
     use std::io::Write;
 
-    pub(crate) fn temp_dir(tag: &str) -> PathBuf {
+    fn temp_dir(tag: &str) -> PathBuf {
         static N: AtomicU64 = AtomicU64::new(0);
         let dir = std::env::temp_dir().join(format!(
             "engram-tt-{tag}-{}-{}",

@@ -1,22 +1,17 @@
 //! Compact memories: the entries worth keeping, with their full keys.
 
-use super::atomic::write_atomic;
 use super::full::LoadReport;
-use super::header::{self, now, EvalField, FileInfo, FileKind, FORMAT_VERSION, HEADER_BYTES};
-use super::{io_error, FileError};
+use super::header::{self, now, EvalField, FileInfo, FileKind, FORMAT_VERSION};
+use super::{io_error, payload, FileError};
 use crate::entry::{Data, Entry, Record, GENERATIONS};
 use crate::policy::Outcome;
 use crate::table::Table;
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
-use xxhash_rust::xxh3::Xxh3;
 
 /// Bytes per record on disk: the key, then the data word.
 const RECORD_BYTES: usize = 16;
-/// Records per read or write: 1 MiB.
-const CHUNK: usize = 1 << 16;
 
 /// A compact memory: table entries with their full 64-bit keys, one per key, that can be
 /// saved, merged, and loaded into a table of any size ([`Memory::apply`]).
@@ -55,16 +50,10 @@ impl Memory {
     /// Adds `entry` for `key`; if the key is there already, the deeper entry stays (at equal
     /// depth, the younger). `entry.age` is kept (capped at 31); its generation is not.
     pub fn insert(&mut self, key: u64, entry: Entry) {
-        let record = Record {
-            mv: entry.mv,
-            score: entry.score,
-            eval: entry.eval,
-            depth: entry.depth,
-            bound: entry.bound,
-            pv: entry.pv,
-            nodes: 0,
-        };
-        self.insert_data(key, Data::pack(&record, entry.age.min(GENERATIONS - 1)));
+        self.insert_data(
+            key,
+            Data::pack(&record(&entry), entry.age.min(GENERATIONS - 1)),
+        );
     }
 
     fn insert_data(&mut self, key: u64, d: Data) {
@@ -125,17 +114,7 @@ impl Memory {
                 report.kept += 1;
                 continue;
             }
-            let e = unpack(d);
-            let record = Record {
-                mv: e.mv,
-                score: e.score,
-                eval: e.eval,
-                depth: e.depth,
-                bound: e.bound,
-                pv: e.pv,
-                nodes: 0,
-            };
-            let outcome = table.store(key, record);
+            let outcome = table.store(key, record(&unpack(d)));
             if matches!(
                 outcome,
                 Outcome::Empty | Outcome::Updated | Outcome::Aged | Outcome::Replaced
@@ -166,23 +145,16 @@ impl Memory {
             written: now(),
             checksum: 0,
         };
-        write_atomic(path, |file| {
-            file.write_all(&[0; HEADER_BYTES])?;
-            let mut hasher = Xxh3::new();
-            let mut buf = Vec::with_capacity(CHUNK * RECORD_BYTES);
-            for chunk in records.chunks(CHUNK) {
-                buf.clear();
-                for &(k, d) in chunk {
-                    buf.extend_from_slice(&k.to_le_bytes());
-                    buf.extend_from_slice(&d.0.to_le_bytes());
-                }
-                hasher.update(&buf);
-                file.write_all(&buf)?;
-            }
-            info.checksum = hasher.digest();
-            file.seek(SeekFrom::Start(0))?;
-            file.write_all(&info.encode())
-        })?;
+        payload::write(
+            path,
+            &mut info,
+            &records,
+            RECORD_BYTES,
+            |&(k, d), _, buf| {
+                buf.extend_from_slice(&k.to_le_bytes());
+                buf.extend_from_slice(&d.0.to_le_bytes());
+            },
+        )?;
         Ok(info)
     }
 
@@ -192,41 +164,47 @@ impl Memory {
         let mut file = File::open(path).map_err(io_error(path))?;
         let info = header::read(&mut file, path)?;
         info.expect(FileKind::Compact, key_scheme)?;
-        let mut hasher = Xxh3::new();
         let mut map = HashMap::with_capacity(info.entries as usize);
-        let mut buf = vec![0u8; CHUNK * RECORD_BYTES];
-        let mut index = 0u64;
         let mut last: Option<u64> = None;
-        while index < info.entries {
-            let n = (info.entries - index).min(CHUNK as u64) as usize;
-            let bytes = &mut buf[..n * RECORD_BYTES];
-            file.read_exact(bytes).map_err(io_error(path))?;
-            hasher.update(bytes);
-            for (i, r) in bytes.chunks_exact(RECORD_BYTES).enumerate() {
-                let key = u64::from_le_bytes(r[..8].try_into().expect("8 bytes"));
-                let d = Data(u64::from_le_bytes(r[8..].try_into().expect("8 bytes")));
-                let at = index + i as u64;
-                if last.is_some_and(|l| key <= l) {
-                    return Err(FileError::Corrupt(format!(
-                        "record {at}: keys out of order"
-                    )));
+        let computed = payload::read(
+            &mut file,
+            path,
+            info.entries,
+            RECORD_BYTES,
+            |index, bytes| {
+                for (i, r) in bytes.chunks_exact(RECORD_BYTES).enumerate() {
+                    let key = u64::from_le_bytes(r[..8].try_into().expect("8 bytes"));
+                    let d = Data(u64::from_le_bytes(r[8..].try_into().expect("8 bytes")));
+                    let at = index + i as u64;
+                    if last.is_some_and(|l| key <= l) {
+                        return Err(FileError::Corrupt(format!(
+                            "record {at}: keys out of order"
+                        )));
+                    }
+                    if d.is_empty() {
+                        return Err(FileError::Corrupt(format!("record {at} is empty")));
+                    }
+                    last = Some(key);
+                    map.insert(key, d);
                 }
-                if d.is_empty() {
-                    return Err(FileError::Corrupt(format!("record {at} is empty")));
-                }
-                last = Some(key);
-                map.insert(key, d);
-            }
-            index += n as u64;
-        }
-        let computed = hasher.digest();
-        if computed != info.checksum {
-            return Err(FileError::Checksum {
-                stored: info.checksum,
-                computed,
-            });
-        }
+                Ok(())
+            },
+        )?;
+        payload::verify(&info, computed)?;
         Ok(Memory { map })
+    }
+}
+
+/// What to store for `e` (its subtree size is not kept).
+fn record(e: &Entry) -> Record {
+    Record {
+        mv: e.mv,
+        score: e.score,
+        eval: e.eval,
+        depth: e.depth,
+        bound: e.bound,
+        pv: e.pv,
+        nodes: 0,
     }
 }
 

@@ -1,20 +1,16 @@
 //! Full-table hash files: [`Table::save`] and [`Table::load`].
 
-use super::atomic::write_atomic;
 use super::header::{self, now, EvalField, FileInfo, FileKind, FORMAT_VERSION, HEADER_BYTES};
-use super::{io_error, FileError};
+use super::{io_error, payload, FileError};
 use crate::cluster::{Cluster, Snapshot, SLOTS};
 use crate::entry::{Data, NO_EVAL};
 use crate::table::Table;
 use std::fs::File;
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{Seek, SeekFrom};
 use std::path::Path;
-use xxhash_rust::xxh3::Xxh3;
 
 /// Bytes per cluster on disk.
 const CLUSTER_BYTES: usize = 32;
-/// Clusters per read or write: 1 MiB.
-const CHUNK: usize = 1 << 15;
 
 /// What a load did with the file's entries.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -73,28 +69,15 @@ impl Table {
             written: now(),
             checksum: 0,
         };
-        write_atomic(path, |file| {
-            file.write_all(&[0; HEADER_BYTES])?;
-            let mut hasher = Xxh3::new();
-            let mut buf = Vec::with_capacity(CHUNK * CLUSTER_BYTES);
-            for chunk in clusters.chunks(CHUNK) {
-                buf.clear();
-                for c in chunk {
-                    let snap = c.load();
-                    let snap = if snap.is_consistent() {
-                        snap
-                    } else {
-                        Snapshot::EMPTY
-                    };
-                    info.entries += snap.data.iter().filter(|d| !d.is_empty()).count() as u64;
-                    encode(&snap, &mut buf);
-                }
-                hasher.update(&buf);
-                file.write_all(&buf)?;
-            }
-            info.checksum = hasher.digest();
-            file.seek(SeekFrom::Start(0))?;
-            file.write_all(&info.encode())
+        payload::write(path, &mut info, clusters, CLUSTER_BYTES, |c, info, buf| {
+            let snap = c.load();
+            let snap = if snap.is_consistent() {
+                snap
+            } else {
+                Snapshot::EMPTY
+            };
+            info.entries += snap.data.iter().filter(|d| !d.is_empty()).count() as u64;
+            encode(&snap, buf);
         })?;
         Ok(info)
     }
@@ -124,26 +107,25 @@ impl Table {
             });
         }
         // Pass 1: check everything.
-        let mut hasher = Xxh3::new();
         let mut entries = 0u64;
         let mut bad = None;
-        for_each_chunk(&mut file, path, info.clusters, |index, bytes| {
-            hasher.update(bytes);
-            for (k, cb) in bytes.chunks_exact(CLUSTER_BYTES).enumerate() {
-                let snap = decode(cb);
-                if !snap.is_consistent() && bad.is_none() {
-                    bad = Some(index + k as u64);
+        let computed = payload::read(
+            &mut file,
+            path,
+            info.clusters,
+            CLUSTER_BYTES,
+            |index, bytes| {
+                for (k, cb) in bytes.chunks_exact(CLUSTER_BYTES).enumerate() {
+                    let snap = decode(cb);
+                    if !snap.is_consistent() && bad.is_none() {
+                        bad = Some(index + k as u64);
+                    }
+                    entries += snap.data.iter().filter(|d| !d.is_empty()).count() as u64;
                 }
-                entries += snap.data.iter().filter(|d| !d.is_empty()).count() as u64;
-            }
-        })?;
-        let computed = hasher.digest();
-        if computed != info.checksum {
-            return Err(FileError::Checksum {
-                stored: info.checksum,
-                computed,
-            });
-        }
+                Ok(())
+            },
+        )?;
+        payload::verify(&info, computed)?;
         if let Some(c) = bad {
             return Err(FileError::Corrupt(format!(
                 "cluster {c} fails its check word"
@@ -168,12 +150,19 @@ impl Table {
             ..LoadReport::default()
         };
         let clusters = self.cluster_slice();
-        for_each_chunk(&mut file, path, info.clusters, |index, bytes| {
-            for (k, cb) in bytes.chunks_exact(CLUSTER_BYTES).enumerate() {
-                let cluster = &clusters[index as usize + k];
-                self.merge_cluster(cluster, &decode(cb), shift, eval, &mut report);
-            }
-        })?;
+        payload::read(
+            &mut file,
+            path,
+            info.clusters,
+            CLUSTER_BYTES,
+            |index, bytes| {
+                for (k, cb) in bytes.chunks_exact(CLUSTER_BYTES).enumerate() {
+                    let cluster = &clusters[index as usize + k];
+                    self.merge_cluster(cluster, &decode(cb), shift, eval, &mut report);
+                }
+                Ok(())
+            },
+        )?;
         Ok(report)
     }
 
@@ -187,11 +176,11 @@ impl Table {
         eval: Option<u16>,
         report: &mut LoadReport,
     ) {
-        let incoming = (0..SLOTS).filter(|&i| !from.data[i].is_empty());
-        if from.data.iter().all(|d| d.is_empty()) {
+        let mut incoming = (0..SLOTS).filter(|&i| !from.data[i].is_empty()).peekable();
+        if incoming.peek().is_none() {
             return;
         }
-        let Some((read, base)) = self.read_cluster_for_store(cluster) else {
+        let Some((read, base)) = self.read_for_store(cluster) else {
             report.dropped += incoming.count() as u64;
             return;
         };
@@ -244,24 +233,4 @@ impl Table {
             report.dropped += stored;
         }
     }
-}
-
-/// Reads the payload of `clusters` clusters from `file` (positioned after the header) in
-/// chunks, calling `f(first cluster index, bytes)` for each.
-fn for_each_chunk(
-    file: &mut File,
-    path: &Path,
-    clusters: u64,
-    mut f: impl FnMut(u64, &[u8]),
-) -> Result<(), FileError> {
-    let mut buf = vec![0u8; CHUNK * CLUSTER_BYTES];
-    let mut index = 0u64;
-    while index < clusters {
-        let n = (clusters - index).min(CHUNK as u64) as usize;
-        let bytes = &mut buf[..n * CLUSTER_BYTES];
-        file.read_exact(bytes).map_err(io_error(path))?;
-        f(index, bytes);
-        index += n as u64;
-    }
-    Ok(())
 }

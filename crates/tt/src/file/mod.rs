@@ -60,6 +60,7 @@ mod atomic;
 mod compact;
 mod full;
 mod header;
+mod payload;
 
 pub use compact::Memory;
 pub use full::LoadReport;
