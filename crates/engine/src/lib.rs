@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod cli;
 pub mod eval;
+pub mod hashfile;
 pub mod options;
 pub mod perft;
 pub mod pool;

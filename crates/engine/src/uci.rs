@@ -9,7 +9,7 @@ use crate::options::{self, Setting};
 use crate::pool::Pool;
 use crate::search::{Control, SearchLimits};
 use crate::time::Clock;
-use crate::{bench, perft};
+use crate::{bench, hashfile, perft};
 use engram_chess::{Board, Color, Position, STARTPOS};
 use engram_tt::Table;
 use std::io::{self, BufRead, Write};
@@ -35,6 +35,10 @@ pub struct Options {
     pub replacement: &'static str,
     /// `Replacement Age`: the buckets policies' age weight.
     pub replacement_age: u8,
+    /// `Hash File`: where `Save Hash to File` writes and `Load Hash from File` reads.
+    pub hash_file: String,
+    /// `Never Clear Hash`: `ucinewgame` keeps the table.
+    pub never_clear_hash: bool,
 }
 
 impl Options {
@@ -58,6 +62,8 @@ impl Default for Options {
             lazy_smp: false,
             replacement: options::REPLACEMENT_VARS[0],
             replacement_age: 8,
+            hash_file: String::new(),
+            never_clear_hash: false,
         }
     }
 }
@@ -134,7 +140,9 @@ impl Engine {
             "isready" => println!("readyok"),
             "ucinewgame" => {
                 self.stop_and_wait();
-                self.pool.table().clear(self.pool.threads());
+                if !self.options.never_clear_hash {
+                    self.pool.table().clear(self.pool.threads());
+                }
                 self.pool.clear();
             }
             // The search works on its own copy of the position, so this needs no waiting.
@@ -424,6 +432,19 @@ impl Engine {
                     return self.reallocate(self.options.hash);
                 }
             }
+            Setting::HashFile(path) => self.options.hash_file = path,
+            Setting::SaveHash => {
+                let path = self.hash_file()?;
+                println!(
+                    "info string {}",
+                    hashfile::save_table(self.pool.table(), &path)?
+                );
+            }
+            Setting::LoadHash => {
+                let path = self.hash_file()?;
+                println!("info string {}", hashfile::load(self.pool.table(), &path)?);
+            }
+            Setting::NeverClearHash(on) => self.options.never_clear_hash = on,
             Setting::ReplacementAge(k) => {
                 if k != self.options.replacement_age {
                     self.options.replacement_age = k;
@@ -444,6 +465,14 @@ impl Engine {
             }
         }
         Ok(())
+    }
+
+    /// The `Hash File` path, or an error if none was set.
+    fn hash_file(&self) -> Result<std::path::PathBuf, String> {
+        if self.options.hash_file.is_empty() {
+            return Err("set the option 'Hash File' to a path first".into());
+        }
+        Ok(self.options.hash_file.clone().into())
     }
 
     fn set_hash(&mut self, mib: usize) -> Result<(), String> {

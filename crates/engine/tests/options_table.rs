@@ -60,6 +60,14 @@ fn expect_fields(decl: &Declaration, fields: &HashMap<&str, Vec<String>>) {
             vars.iter().map(|v| v.to_string()).collect(),
         ),
         Kind::Button => ("button", None, None, None, vec![]),
+        Kind::String { default } => {
+            let default = if default.is_empty() {
+                "<empty>"
+            } else {
+                default
+            };
+            ("string", s(&default), None, None, vec![])
+        }
     };
     assert_eq!(field(fields, "type"), Some(ty), "{name}: type");
     assert_eq!(

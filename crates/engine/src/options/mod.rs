@@ -60,10 +60,15 @@ pub enum Kind {
     },
     /// An action without a value.
     Button,
+    /// Free text (a path); the empty string is written `<empty>`.
+    String {
+        /// The value before any `setoption`.
+        default: &'static str,
+    },
 }
 
 /// A validated `setoption` value, typed by the option's [`Kind`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Value {
     /// A spin's value, within its limits.
     Spin(i64),
@@ -73,10 +78,12 @@ pub enum Value {
     Combo(&'static str),
     /// A button was pressed.
     Button,
+    /// A string's value (`<empty>` given as the empty string).
+    String(String),
 }
 
 /// What a valid `setoption` asks for, ready for [`crate::uci`] to apply.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Setting {
     /// `Hash`: table size in MiB.
     Hash(usize),
@@ -98,6 +105,14 @@ pub enum Setting {
     Replacement(&'static str),
     /// `Replacement Age`: plies of depth one search of age is worth (buckets policies).
     ReplacementAge(u8),
+    /// `Hash File`: the file the two buttons below save to and load from.
+    HashFile(String),
+    /// `Save Hash to File`: write the whole table to the `Hash File`.
+    SaveHash,
+    /// `Load Hash from File`: merge the `Hash File` into the table.
+    LoadHash,
+    /// `Never Clear Hash`: `ucinewgame` keeps the table.
+    NeverClearHash(bool),
     /// An option from the `extra` declarations (see [`extra`]), by its declared name.
     Extra {
         /// The declared name.
@@ -128,6 +143,10 @@ pub const REPLACEMENT_VARS: &[&str] = &[
     "MicroMax",
 ];
 const REPLACEMENT_AGE: &str = "Replacement Age";
+const HASH_FILE: &str = "Hash File";
+const SAVE_HASH: &str = "Save Hash to File";
+const LOAD_HASH: &str = "Load Hash from File";
+const NEVER_CLEAR_HASH: &str = "Never Clear Hash";
 
 /// The table policy named `name` (one of [`REPLACEMENT_VARS`]) with age weight `age`
 /// (used by `Buckets` and `LineBuckets`).
@@ -222,6 +241,26 @@ pub const OPTIONS: &[Declaration] = &[
         },
         doc: "plies of depth one search of age is worth when `Buckets` or `LineBuckets` picks a victim; changing it empties the table",
     },
+    Declaration {
+        name: HASH_FILE,
+        kind: Kind::String { default: "" },
+        doc: "the hash file the next two buttons use (a path; see \"Hash files\")",
+    },
+    Declaration {
+        name: SAVE_HASH,
+        kind: Kind::Button,
+        doc: "writes the whole table to `Hash File` (atomically: a failed write leaves the old file)",
+    },
+    Declaration {
+        name: LOAD_HASH,
+        kind: Kind::Button,
+        doc: "merges `Hash File` into the table (deeper entries win): a saved table of the same size, or a compact memory into any size; a bad file changes nothing",
+    },
+    Declaration {
+        name: NEVER_CLEAR_HASH,
+        kind: Kind::Check { default: false },
+        doc: "`ucinewgame` keeps the table (for analysis across games and reloads)",
+    },
 ];
 
 /// Options declared outside [`OPTIONS`]: [`crate::uci`] passes this slice as `extra` to
@@ -270,14 +309,29 @@ impl Declaration {
                 format!("option name {name} type combo default {default}{vars}")
             }
             Kind::Button => format!("option name {name} type button"),
+            Kind::String { default } => {
+                let default = if default.is_empty() {
+                    "<empty>"
+                } else {
+                    default
+                };
+                format!("option name {name} type string default {default}")
+            }
         }
     }
 
     /// Validates a `setoption` value for this option (`None`: no `value` given).
     pub fn parse_value(&self, value: Option<&str>) -> Result<Value, OptionError> {
         let name = self.name;
-        if self.kind == Kind::Button {
-            return Ok(Value::Button);
+        match self.kind {
+            Kind::Button => return Ok(Value::Button),
+            Kind::String { .. } => {
+                // A string may be empty: no value, or `<empty>`, as the UCI spec writes it.
+                let text = value.unwrap_or("");
+                let text = if text == "<empty>" { "" } else { text };
+                return Ok(Value::String(text.to_string()));
+            }
+            _ => {}
         }
         let value = match value {
             Some(v) if !v.is_empty() => v,
@@ -327,6 +381,7 @@ impl Declaration {
                     vars,
                 }),
             Kind::Button => Ok(Value::Button),
+            Kind::String { .. } => Ok(Value::String(value.to_string())),
         }
     }
 
@@ -340,6 +395,7 @@ impl Declaration {
                 format!("combo {}", vars.join(" / "))
             }
             Kind::Button => "button".to_string(),
+            Kind::String { .. } => "string".to_string(),
         }
     }
 
@@ -350,6 +406,8 @@ impl Declaration {
             Kind::Check { default } => default.to_string(),
             Kind::Combo { default, .. } => default.to_string(),
             Kind::Button => String::new(),
+            Kind::String { default: "" } => "(empty)".to_string(),
+            Kind::String { default } => format!("`{default}`"),
         }
     }
 }
@@ -496,8 +554,28 @@ pub fn parse_setoption(line: &str, extra: &'static [Declaration]) -> Result<Sett
         return Err(OptionError::NoName);
     }
     let decl = find(&name, extra).ok_or(OptionError::Unknown { name })?;
+    // A string (a path) keeps its text as typed, inner spaces included.
+    let value = match (decl.kind, value_at) {
+        (Kind::String { .. }, Some(_)) => Some(raw_value(line).to_string()),
+        _ => value,
+    };
     let value = decl.parse_value(value.as_deref())?;
     Ok(setting(decl.name, value))
+}
+
+/// The text after the first `value` keyword of a `setoption` line, as typed (trimmed).
+fn raw_value(line: &str) -> &str {
+    let mut rest = line;
+    while let Some(start) = rest.find(|c: char| !c.is_whitespace()) {
+        rest = &rest[start..];
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let word = &rest[..end];
+        rest = &rest[end..];
+        if word.eq_ignore_ascii_case("value") {
+            return rest.trim();
+        }
+    }
+    ""
 }
 
 /// The typed setting for a validated value of the option `name`.
@@ -513,6 +591,10 @@ fn setting(name: &'static str, value: Value) -> Setting {
         (SMP, Value::Combo(v)) => Setting::LazySmp(v == SMP_VARS[1]),
         (REPLACEMENT, Value::Combo(v)) => Setting::Replacement(v),
         (REPLACEMENT_AGE, Value::Spin(n)) => Setting::ReplacementAge(n as u8),
+        (HASH_FILE, Value::String(s)) => Setting::HashFile(s),
+        (SAVE_HASH, Value::Button) => Setting::SaveHash,
+        (LOAD_HASH, Value::Button) => Setting::LoadHash,
+        (NEVER_CLEAR_HASH, Value::Check(b)) => Setting::NeverClearHash(b),
         (name, value) => Setting::Extra { name, value },
     }
 }

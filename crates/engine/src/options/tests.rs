@@ -14,6 +14,7 @@ fn every_fixed_option_has_its_own_typed_setting() {
             Kind::Check { default } => Value::Check(default),
             Kind::Combo { default, .. } => Value::Combo(default),
             Kind::Button => Value::Button,
+            Kind::String { default } => Value::String(default.to_string()),
         };
         assert!(
             !matches!(setting(d.name, value), Setting::Extra { .. }),
@@ -50,6 +51,30 @@ fn valid_settings() {
         Ok(Setting::Threads(2))
     );
     assert_eq!(set("setoption name Clear Hash"), Ok(Setting::ClearHash));
+    assert_eq!(
+        set("setoption name Hash File value /tmp/My  Analysis/game 1.hash"),
+        Ok(Setting::HashFile("/tmp/My  Analysis/game 1.hash".into()))
+    );
+    assert_eq!(
+        set("setoption name hash file value <empty>"),
+        Ok(Setting::HashFile(String::new()))
+    );
+    assert_eq!(
+        set("setoption name Hash File"),
+        Ok(Setting::HashFile(String::new()))
+    );
+    assert_eq!(
+        set("setoption name Save Hash to File"),
+        Ok(Setting::SaveHash)
+    );
+    assert_eq!(
+        set("setoption name load hash from file"),
+        Ok(Setting::LoadHash)
+    );
+    assert_eq!(
+        set("setoption name Never Clear Hash value true"),
+        Ok(Setting::NeverClearHash(true))
+    );
     assert_eq!(
         set("setoption name clear hash value ignored"),
         Ok(Setting::ClearHash)
@@ -265,6 +290,10 @@ fn uci_lines_as_before() {
             "option name Replacement type combo default Buckets var Buckets var TwoTier \
              var DepthPreferred var AlwaysReplace var TwoBig1 var LineBuckets var MicroMax",
             "option name Replacement Age type spin default 8 min 0 max 32",
+            "option name Hash File type string default <empty>",
+            "option name Save Hash to File type button",
+            "option name Load Hash from File type button",
+            "option name Never Clear Hash type check default false",
         ]
     );
 }
