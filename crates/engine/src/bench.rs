@@ -87,6 +87,8 @@ pub struct Config {
     pub private_tt: bool,
     /// Threads spread over depths (Lazy SMP) instead of splitting the tree.
     pub lazy_smp: bool,
+    /// Enhanced transposition cutoffs.
+    pub etc: bool,
 }
 
 impl Default for Config {
@@ -98,6 +100,7 @@ impl Default for Config {
             hash: 16,
             private_tt: false,
             lazy_smp: false,
+            etc: crate::options::ETC_DEFAULT,
         }
     }
 }
@@ -122,6 +125,7 @@ pub fn run(cfg: Config, verbose: bool) -> Result<(u64, u128), String> {
             depth: Some(cfg.depth),
             multipv: 1,
             lazy_smp: cfg.lazy_smp,
+            etc: cfg.etc,
             ..SearchLimits::default()
         };
         let lap = Instant::now();

@@ -131,6 +131,9 @@ pub struct BenchArgs {
     /// Threads spread over depths (Lazy SMP) instead of splitting the tree.
     #[arg(long)]
     pub lazy_smp: bool,
+    /// Enhanced transposition cutoffs (the UCI option `ETC`).
+    #[arg(long, value_name = "BOOL", default_value_t = crate::options::ETC_DEFAULT, action = clap::ArgAction::Set)]
+    pub etc: bool,
 }
 
 impl Cli {
@@ -184,6 +187,7 @@ impl BenchArgs {
             hash: self.hash,
             private_tt: self.private_tt,
             lazy_smp: self.lazy_smp,
+            etc: self.etc,
         }
     }
 }

@@ -39,6 +39,8 @@ pub struct Options {
     pub hash_file: String,
     /// `Never Clear Hash`: `ucinewgame` keeps the table.
     pub never_clear_hash: bool,
+    /// `ETC`: enhanced transposition cutoffs.
+    pub etc: bool,
 }
 
 impl Options {
@@ -64,6 +66,7 @@ impl Default for Options {
             replacement_age: 8,
             hash_file: String::new(),
             never_clear_hash: false,
+            etc: options::ETC_DEFAULT,
         }
     }
 }
@@ -315,6 +318,7 @@ impl Engine {
             multipv: self.options.multipv,
             move_overhead: self.options.move_overhead,
             lazy_smp: self.options.lazy_smp,
+            etc: self.options.etc,
             ..SearchLimits::default()
         };
         let mut clock = Clock::default();
@@ -445,6 +449,7 @@ impl Engine {
                 println!("info string {}", hashfile::load(self.pool.table(), &path)?);
             }
             Setting::NeverClearHash(on) => self.options.never_clear_hash = on,
+            Setting::Etc(on) => self.options.etc = on,
             Setting::ReplacementAge(k) => {
                 if k != self.options.replacement_age {
                     self.options.replacement_age = k;

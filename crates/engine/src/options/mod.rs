@@ -113,6 +113,8 @@ pub enum Setting {
     LoadHash,
     /// `Never Clear Hash`: `ucinewgame` keeps the table.
     NeverClearHash(bool),
+    /// `ETC`: enhanced transposition cutoffs.
+    Etc(bool),
     /// An option from the `extra` declarations (see [`extra`]), by its declared name.
     Extra {
         /// The declared name.
@@ -147,6 +149,9 @@ const HASH_FILE: &str = "Hash File";
 const SAVE_HASH: &str = "Save Hash to File";
 const LOAD_HASH: &str = "Load Hash from File";
 const NEVER_CLEAR_HASH: &str = "Never Clear Hash";
+const ETC: &str = "ETC";
+/// Whether enhanced transposition cutoffs are on by default (see the README's measurements).
+pub const ETC_DEFAULT: bool = false;
 
 /// The table policy named `name` (one of [`REPLACEMENT_VARS`]) with age weight `age`
 /// (used by `Buckets` and `LineBuckets`).
@@ -260,6 +265,13 @@ pub const OPTIONS: &[Declaration] = &[
         name: NEVER_CLEAR_HASH,
         kind: Kind::Check { default: false },
         doc: "`ucinewgame` keeps the table (for analysis across games and reloads)",
+    },
+    Declaration {
+        name: ETC,
+        kind: Kind::Check {
+            default: ETC_DEFAULT,
+        },
+        doc: "enhanced transposition cutoffs: a node looks up its children before searching them (see \"Enhanced transposition cutoffs\")",
     },
 ];
 
@@ -595,6 +607,7 @@ fn setting(name: &'static str, value: Value) -> Setting {
         (SAVE_HASH, Value::Button) => Setting::SaveHash,
         (LOAD_HASH, Value::Button) => Setting::LoadHash,
         (NEVER_CLEAR_HASH, Value::Check(b)) => Setting::NeverClearHash(b),
+        (ETC, Value::Check(b)) => Setting::Etc(b),
         (name, value) => Setting::Extra { name, value },
     }
 }

@@ -294,6 +294,7 @@ fn uci_lines_as_before() {
             "option name Save Hash to File type button",
             "option name Load Hash from File type button",
             "option name Never Clear Hash type check default false",
+            "option name ETC type check default false",
         ]
     );
 }

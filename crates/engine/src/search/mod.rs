@@ -18,6 +18,7 @@
 //! | `params.rs` | every tunable constant, named |
 //! | `picker.rs`, `history.rs`, `see.rs` | move ordering, its statistics, static exchange |
 
+mod etc;
 pub mod history;
 mod iterate;
 #[cfg(feature = "lab")]
@@ -87,6 +88,8 @@ pub struct SearchLimits {
     /// With several threads: spread them over depths (Lazy SMP, `smp.rs`) instead of
     /// splitting the tree (young brothers wait, `split.rs`).
     pub lazy_smp: bool,
+    /// Enhanced transposition cutoffs (`etc.rs`): children's entries may cut a node.
+    pub etc: bool,
 }
 
 /// The outcome of a search.

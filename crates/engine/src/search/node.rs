@@ -129,6 +129,19 @@ impl Searcher {
             }
         }
 
+        // Enhanced transposition cutoffs: a child's entry may prove the fail high (`etc.rs`).
+        if !PV {
+            if let Some((score, mv)) = self.etc(&board, depth, beta, ply) {
+                let eval = if in_check {
+                    EVAL_NONE
+                } else {
+                    static_eval as i16
+                };
+                self.store::<false>(key, ply, depth, score, alpha, beta, mv, eval, 0);
+                return score;
+            }
+        }
+
         // Internal iterative reduction: without a TT move this node is likely mis-ordered.
         if self.use_tt
             && tt.mv.is_null()

@@ -122,6 +122,9 @@ params! {
     nmp_eval_max: 3, 0..=6;
     /// Internal iterative reduction: nodes without a table move lose a ply from this depth on.
     iir_min_depth: 4, 2..=10;
+    /// Shallowest zero-window node that looks its children up for an enhanced transposition
+    /// cutoff (`etc.rs`).
+    etc_min_depth: 6, 2..=16;
     /// Late-move pruning: quiet moves searched before the rest are skipped, plus depth².
     lmp_base: 3, 1..=10;
     /// Futility pruning: only at this depth or less.
