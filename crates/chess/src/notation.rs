@@ -1,10 +1,10 @@
 //! Move text: UCI coordinates in and out (standard `e1g1` castling, or Chess960 king-takes-rook
-//! `e1h1`) and SAN out, for people.
+//! `e1h1`). SAN, for people and PGN files, is in [`crate::san`].
 
 use crate::board::Board;
 use crate::castling::CastleSide;
-use crate::chess_move::{Move, MoveKind};
-use crate::types::{PieceKind, Square};
+use crate::chess_move::Move;
+use crate::types::Square;
 use core::fmt;
 
 /// Why a UCI move string was rejected.
@@ -79,66 +79,6 @@ impl Board {
                 }
             })
             .ok_or_else(|| MoveError::Illegal(text.into()))
-    }
-
-    /// The SAN text of a legal move (`Nf3`, `exd5`, `O-O`, `e8=Q+`, `Qh4#`).
-    pub fn to_san(&self, mv: Move) -> String {
-        let mut s = String::new();
-        let from = mv.from();
-        let to = mv.to();
-        let piece = self.piece_on(from).map_or(PieceKind::Pawn, |p| p.kind());
-        if mv.kind() == MoveKind::Castling {
-            s.push_str(if to.file() > from.file() {
-                "O-O"
-            } else {
-                "O-O-O"
-            });
-        } else {
-            let capture = self.piece_on(to).is_some() || mv.is_en_passant();
-            if piece == PieceKind::Pawn {
-                if capture {
-                    s.push(from.file().to_char());
-                }
-            } else {
-                s.push(piece.to_char().to_ascii_uppercase());
-                let others: Vec<Square> = self
-                    .legal_moves()
-                    .iter()
-                    .filter(|m| {
-                        m.to() == to
-                            && m.from() != from
-                            && !m.is_castling()
-                            && self.piece_on(m.from()).map(|p| p.kind()) == Some(piece)
-                    })
-                    .map(|m| m.from())
-                    .collect();
-                if !others.is_empty() {
-                    let same_file = others.iter().any(|o| o.file() == from.file());
-                    let same_rank = others.iter().any(|o| o.rank() == from.rank());
-                    if !same_file {
-                        s.push(from.file().to_char());
-                    } else if !same_rank {
-                        s.push(from.rank().to_char());
-                    } else {
-                        s.push_str(&from.to_string());
-                    }
-                }
-            }
-            if capture {
-                s.push('x');
-            }
-            s.push_str(&to.to_string());
-            if let Some(k) = mv.promotion_kind() {
-                s.push('=');
-                s.push(k.to_char().to_ascii_uppercase());
-            }
-        }
-        let mut after = *self;
-        after.play(mv);
-        if after.in_check() {
-            s.push(if after.has_legal_moves() { '+' } else { '#' });
-        }
-        s
     }
 }
 
