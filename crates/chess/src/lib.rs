@@ -1,5 +1,6 @@
 //! Engram's chess core: bitboards, magic-bitboard attacks, legal move generation (standard chess
-//! and Chess960), Polyglot-compatible Zobrist keys, FEN, UCI and SAN move text, and perft.
+//! and Chess960), Polyglot-compatible Zobrist keys, FEN, UCI and SAN move text, PGN
+//! reading and writing, and perft.
 //!
 //! ```
 //! use engram_chess::{perft, Board, Position};
@@ -24,6 +25,7 @@ pub mod fen;
 pub mod movegen;
 pub mod notation;
 pub mod perft;
+pub mod pgn;
 mod polyglot;
 pub mod position;
 pub mod san;
