@@ -2,10 +2,11 @@
 //! windows, when to stop (time, nodes, `stop`, another thread), and the `info` lines.
 
 use super::params;
+use super::report::Info;
 use super::see::capture_value;
 use super::{
-    pv_text, score_text, RootMove, SearchLimits, SearchResult, Searcher, SmpMode, Unwind, INF,
-    MATE, MATE_BOUND, MAX_PLY,
+    score_text, RootMove, SearchLimits, SearchResult, Searcher, SmpMode, Unwind, INF, MATE,
+    MATE_BOUND, MAX_PLY,
 };
 use crate::time::{self, Clock, Timer};
 use engram_chess::{Move, Position};
@@ -63,7 +64,7 @@ impl Searcher {
             .collect();
         if self.root_moves.is_empty() {
             let score = if board.in_check() { -MATE } else { 0 };
-            if self.verbose {
+            if self.verbose && self.limits.reporter.is_none() {
                 println!("info depth 0 score {}", score_text(score));
             }
             self.wait_if_required();
@@ -235,7 +236,8 @@ impl Searcher {
         }
     }
 
-    /// Prints the `info` line of principal variation `idx` at `depth`.
+    /// Reports principal variation `idx` at `depth`: to the limits' reporter, or as a UCI
+    /// `info` line.
     pub(super) fn print_info(&self, depth: i32, idx: usize) {
         let rm = &self.root_moves[idx];
         let (score, bound) = if rm.score == -INF {
@@ -246,31 +248,29 @@ impl Searcher {
         if score == -INF {
             return;
         }
-        let ms = self.timer.elapsed().as_millis().max(1) as u64;
-        let bound = match bound {
-            Bound::Lower => " lowerbound",
-            Bound::Upper => " upperbound",
-            _ => "",
+        let info = Info {
+            depth,
+            seldepth: rm.seldepth,
+            multipv: idx + 1,
+            score,
+            bound,
+            nodes: self.total_nodes(),
+            time_ms: self.timer.elapsed().as_millis().max(1) as u64,
+            hashfull: self.use_tt.then(|| self.tt.hashfull()),
+            pv: rm.pv.clone(),
         };
-        let pv_text = pv_text(self.pos.board(), &rm.pv);
-        let hashfull = if self.use_tt {
-            format!(" hashfull {}", self.tt.hashfull())
-        } else {
-            String::new()
-        };
-        println!(
-            "info depth {depth} seldepth {} multipv {} score {}{bound} nodes {} nps {} time {ms}{hashfull} pv{pv_text}",
-            rm.seldepth.max(1),
-            idx + 1,
-            score_text(score),
-            self.total_nodes(),
-            self.total_nodes() * 1000 / ms,
-        );
+        match &self.limits.reporter {
+            Some(r) => r.report(&info),
+            None => println!("{}", info.uci_line(self.pos.board())),
+        }
     }
 
     /// Prints `currmove` once the search has run for a second.
     pub(super) fn print_currmove(&self, depth: i32, mv: Move, number: usize) {
-        if self.verbose && self.timer.elapsed() > Duration::from_secs(1) {
+        if self.verbose
+            && self.limits.reporter.is_none()
+            && self.timer.elapsed() > Duration::from_secs(1)
+        {
             println!(
                 "info depth {depth} currmove {} currmovenumber {number}",
                 self.pos.board().to_uci(mv),

@@ -8,11 +8,13 @@
 //! | file | what it holds |
 //! |---|---|
 //! | `mod.rs` | the types: limits, results, the searcher's state, why a search unwinds |
-//! | `iterate.rs` | iterative deepening, aspiration windows, time and node limits, `info` output |
+//! | `iterate.rs` | iterative deepening, aspiration windows, time and node limits |
+//! | `report.rs` | what an iteration reports: the UCI `info` line, or a callback |
 //! | `root.rs` | the root's move loop (its own reductions, Lazy SMP's deferral, the root split) |
 //! | `node.rs` | negamax: pruning, the move loop, the later-move ladder, history updates |
 //! | `qsearch.rs` | quiescence search |
 //! | `tt.rs` | how the search uses the table: probe to cutoff, store, mate scores |
+//! | `etc.rs` | enhanced transposition cutoffs: the children's entries before the moves |
 //! | `split.rs` | several threads on one tree: split points (young brothers wait) |
 //! | `smp.rs` | Lazy SMP's bookkeeping (threads spread over depths) |
 //! | `params.rs` | every tunable constant, named |
@@ -27,6 +29,7 @@ mod node;
 pub mod params;
 pub mod picker;
 mod qsearch;
+pub mod report;
 mod root;
 pub mod see;
 pub mod smp;
@@ -90,6 +93,9 @@ pub struct SearchLimits {
     pub lazy_smp: bool,
     /// Enhanced transposition cutoffs (`etc.rs`): children's entries may cut a node.
     pub etc: bool,
+    /// Where the main thread sends each iteration's [`report::Info`] instead of printing
+    /// UCI `info` lines (`engram analyse`); `None` prints them.
+    pub reporter: Option<report::Reporter>,
 }
 
 /// The outcome of a search.
