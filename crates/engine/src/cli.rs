@@ -34,6 +34,8 @@ pub enum Command {
     /// Hash files (saved tables and compact memories).
     #[command(subcommand)]
     Hash(HashCommand),
+    /// Analyse a position, or annotate the games of a PGN file, for people (or as JSON).
+    Analyse(crate::analyse::AnalyseArgs),
 }
 
 /// `engram hash ...`.
@@ -44,6 +46,17 @@ pub enum HashCommand {
         /// The hash file.
         file: std::path::PathBuf,
     },
+    /// Merge hash files, keeping the deeper entry per position. Compact memories give a
+    /// compact memory; if any input is a full table, the output is a full table of the same
+    /// size (every full input must have that size; compact inputs are re-inserted into it).
+    Merge {
+        /// The files to merge (at least one).
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+        /// The merged file (written atomically; it may be one of the inputs).
+        #[arg(long, short = 'o', value_name = "FILE")]
+        out: std::path::PathBuf,
+    },
 }
 
 impl HashCommand {
@@ -53,6 +66,10 @@ impl HashCommand {
             HashCommand::Info { file } => {
                 let info = engram_tt::read_info(file).map_err(|e| e.to_string())?;
                 print!("{}", info_text(&info));
+                Ok(())
+            }
+            HashCommand::Merge { files, out } => {
+                println!("{}", crate::hashfile::merge(files, out)?);
                 Ok(())
             }
         }
@@ -157,6 +174,7 @@ impl Command {
             Command::Perft(args) => args.run(),
             Command::Bench(args) => bench::print(args.config()),
             Command::Hash(hash) => hash.run(),
+            Command::Analyse(args) => args.run(),
         }
     }
 }

@@ -19,7 +19,7 @@
 use engram_chess::{Board, Move};
 use engram_tt::{FileKind, LoadReport, Memory, Table};
 use std::collections::HashSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The key scheme written into and required from every hash file: Polyglot Zobrist keys.
 pub const KEY_SCHEME: &str = "polyglot";
@@ -71,6 +71,56 @@ fn summary(r: &LoadReport, kind: FileKind, path: &Path) -> String {
         r.kept,
         r.dropped
     )
+}
+
+/// Merges hash files into `out` (see `engram hash merge --help` for the rules): compact
+/// memories into a compact memory; with any full table among them, into a full table of
+/// that size. Everything is read and checked before `out` is written. Returns a summary.
+pub fn merge(files: &[PathBuf], out: &Path) -> Result<String, String> {
+    let fail = |p: &Path, e: engram_tt::FileError| format!("'{}': {e}", p.display());
+    let mut infos = Vec::new();
+    for f in files {
+        infos.push(engram_tt::read_info(f).map_err(|e| fail(f, e))?);
+    }
+    let full: Vec<usize> = (0..files.len())
+        .filter(|&i| infos[i].kind == FileKind::Full)
+        .collect();
+    let Some(&first) = full.first() else {
+        let mut memory = Memory::new();
+        for f in files {
+            memory.merge(&Memory::load(f, KEY_SCHEME).map_err(|e| fail(f, e))?);
+        }
+        let info = memory
+            .save(out, KEY_SCHEME, &writer())
+            .map_err(|e| fail(out, e))?;
+        return Ok(format!(
+            "merged {} compact memories into '{}': {} entries",
+            files.len(),
+            out.display(),
+            info.entries
+        ));
+    };
+    let clusters = infos[first].clusters as usize;
+    let table = Table::with_clusters(clusters, engram_tt::Policy::default())
+        .map_err(|e| format!("cannot allocate the merged table: {e}"))?;
+    for (f, info) in files.iter().zip(&infos) {
+        match info.kind {
+            FileKind::Full => table.load(f, KEY_SCHEME).map(|_| ()),
+            FileKind::Compact => Memory::load(f, KEY_SCHEME).map(|m| {
+                m.apply(&table);
+            }),
+        }
+        .map_err(|e| fail(f, e))?;
+    }
+    let info = table
+        .save(out, KEY_SCHEME, &writer())
+        .map_err(|e| fail(out, e))?;
+    Ok(format!(
+        "merged {} files into the full table '{}': {} entries",
+        files.len(),
+        out.display(),
+        info.entries
+    ))
 }
 
 /// Loads a compact memory from `path`: `Ok(None)` if there is no such file yet (a first run),

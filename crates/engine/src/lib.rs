@@ -1,6 +1,7 @@
 //! Engram: a UCI chess engine built around its transposition table. This library holds the
 //! search, evaluation, time management and the UCI protocol; `main.rs` is the thin binary.
 
+pub mod analyse;
 pub mod bench;
 pub mod cli;
 pub mod eval;

@@ -1,0 +1,126 @@
+//! One `engram analyse` run's engine: the thread pool and its table, and the compact memory
+//! (`--memory FILE`) loaded into the table before the first search and written back, merged
+//! with what was harvested, after the last.
+
+use crate::hashfile::{self, KEY_SCHEME};
+use crate::pool::Pool;
+use crate::search::report::{Info, Reporter};
+use crate::search::{Control, SearchLimits, SearchResult};
+use engram_chess::{Board, Position};
+use engram_tt::{Memory, Table};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// How deep or long each search runs, and how.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Plies.
+    pub depth: Option<i32>,
+    /// Milliseconds.
+    pub movetime: Option<u64>,
+    /// Nodes.
+    pub nodes: Option<u64>,
+    /// Principal variations.
+    pub multipv: usize,
+}
+
+/// The engine of one run.
+pub struct Session {
+    pool: Pool,
+    memory_path: Option<PathBuf>,
+    /// What the memory file held when the run started.
+    memory: Memory,
+    /// Every position searched, for the harvest.
+    roots: Vec<Board>,
+    /// The shallowest entries the harvest keeps.
+    memory_depth: i32,
+}
+
+impl Session {
+    /// A pool of `threads` threads on a `hash` MiB table, with the compact memory at
+    /// `memory` (if it exists) loaded into it. Returns the session and a line saying what was
+    /// loaded, if anything.
+    pub fn new(
+        threads: usize,
+        hash: usize,
+        memory: Option<PathBuf>,
+        memory_depth: i32,
+    ) -> Result<(Session, Option<String>), String> {
+        let table = Table::new(hash).map_err(|e| format!("cannot allocate {hash} MiB: {e}"))?;
+        let mut note = None;
+        let loaded = match &memory {
+            Some(path) => match hashfile::read_memory(path)? {
+                Some(m) => {
+                    let r = m.apply(&table);
+                    note = Some(format!(
+                        "memory '{}': {} entries loaded, {} stored",
+                        path.display(),
+                        r.entries,
+                        r.stored
+                    ));
+                    m
+                }
+                None => Memory::new(),
+            },
+            None => Memory::new(),
+        };
+        let pool = Pool::new(threads, Arc::new(table), Arc::new(Control::default()));
+        Ok((
+            Session {
+                pool,
+                memory_path: memory,
+                memory: loaded,
+                roots: Vec::new(),
+                memory_depth,
+            },
+            note,
+        ))
+    }
+
+    /// Searches `pos` within `limits`, sending every iteration's [`Info`] to `report`.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        report: impl Fn(&Info) + Send + Sync + 'static,
+    ) -> SearchResult {
+        self.roots.push(*pos.board());
+        let clock = crate::time::Clock {
+            movetime: limits.movetime,
+            ..Default::default()
+        };
+        let search_limits = SearchLimits {
+            depth: limits.depth,
+            nodes: limits.nodes,
+            multipv: limits.multipv,
+            clock,
+            reporter: Some(Reporter::new(report)),
+            ..SearchLimits::default()
+        };
+        self.pool.search(pos, search_limits)
+    }
+
+    /// Writes the memory back, if there is one: what the file held, merged with the table's
+    /// entries reachable from the positions searched (the deeper entry per key wins). Returns
+    /// a line saying what was written.
+    pub fn finish(self) -> Result<Option<String>, String> {
+        let Some(path) = &self.memory_path else {
+            return Ok(None);
+        };
+        let mut memory = self.memory.clone();
+        memory.age_by(1);
+        let harvested = hashfile::harvest(self.pool.table(), &self.roots, self.memory_depth);
+        memory.merge(&harvested);
+        let info = memory
+            .save(path, KEY_SCHEME, &hashfile::writer())
+            .map_err(|e| format!("cannot save the memory to '{}': {e}", path.display()))?;
+        Ok(Some(format!(
+            "memory '{}': {} entries saved ({} harvested from this run, depth >= {}), {:.1} KiB",
+            path.display(),
+            info.entries,
+            harvested.len(),
+            self.memory_depth,
+            info.file_bytes() as f64 / 1024.0
+        )))
+    }
+}
