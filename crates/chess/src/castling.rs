@@ -80,6 +80,14 @@ impl CastlingRights {
         self.0[color as usize][side as usize] != NONE
     }
 
+    /// The four rook files (or "none") packed in one word: equal words, equal rights. Perft's
+    /// table keys on it, because the Polyglot key records which rights exist but not which rook
+    /// each one castles with (two rooks on one side of a Chess960 king).
+    #[inline]
+    pub(crate) const fn to_bits(self) -> u32 {
+        u32::from_le_bytes([self.0[0][0], self.0[0][1], self.0[1][0], self.0[1][1]])
+    }
+
     /// Whether any right is left.
     #[inline]
     pub fn any(self) -> bool {
