@@ -40,7 +40,7 @@ pub use chess_move::{Move, MoveKind};
 pub use fen::{FenError, STARTPOS};
 pub use movegen::{GenType, MoveList, PieceMoves};
 pub use notation::MoveError;
-pub use perft::{divide, perft, perft_with_table, PerftTable};
+pub use perft::{divide, divide_with, perft, perft_with_table, PerftTable};
 pub use position::Position;
 pub use san::SanError;
 pub use setup::{Setup, SetupError};

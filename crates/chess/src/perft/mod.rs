@@ -3,11 +3,14 @@
 //! - [`perft`] and [`divide`]: the plain count, every node visited; the reference.
 //! - [`perft_with_table`]: the same count with a [`PerftTable`] (in `table`) of subtree counts,
 //!   so that a subtree reached again by transposition is counted once.
+//! - [`divide_with`] (in `parallel`): the divide on several threads sharing one table.
 //!
 //! All of them return the same numbers; the tests check it on the perft suites.
 
+mod parallel;
 mod table;
 
+pub use parallel::divide_with;
 pub use table::{tree_key, PerftTable, BUCKET_BYTES, SLOTS};
 
 use crate::board::Board;
