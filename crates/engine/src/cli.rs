@@ -100,7 +100,7 @@ pub fn info_text(info: &engram_tt::FileInfo) -> String {
     out
 }
 
-/// `engram perft <depth> [--fen FEN] [--chess960]`.
+/// `engram perft <depth> [--fen FEN] [--chess960] [--hash MiB] [--threads N]`.
 #[derive(Debug, Args)]
 pub struct PerftArgs {
     /// Plies to search (0 counts the position itself).
@@ -112,6 +112,24 @@ pub struct PerftArgs {
     /// Chess960: castling rights in X-FEN or Shredder-FEN, castling moves as king-takes-rook.
     #[arg(long)]
     pub chess960: bool,
+    /// Perft table size in MiB (any size): the counts of subtrees are kept and a subtree
+    /// reached again by transposition is not walked again. 0, the default, is no table:
+    /// every node is visited, the plain reference count for checking move generation.
+    #[arg(
+        long,
+        value_name = "MiB",
+        default_value_t = 0,
+        value_parser = RangedU64ValueParser::<usize>::new().range(0..=HASH_MAX as u64),
+    )]
+    pub hash: usize,
+    /// Threads counting at once, sharing the table; the output does not depend on it.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1,
+        value_parser = RangedU64ValueParser::<usize>::new().range(1..=THREADS_MAX as u64),
+    )]
+    pub threads: usize,
 }
 
 /// `engram bench [depth] [--no-tt] [--threads N] [--hash MiB] [--private-tt] [--lazy-smp]`.
@@ -180,11 +198,16 @@ impl Command {
 }
 
 impl PerftArgs {
-    /// Prints the divide to stdout and the time and speed to stderr.
+    /// Prints the divide to stdout and the time and speed to stderr (the time includes
+    /// making the table, if any).
     pub fn run(&self) -> Result<(), String> {
         let board = Board::from_fen(&self.fen, self.chess960).map_err(|e| e.to_string())?;
         let start = Instant::now();
-        let total = perft::print_divide(&board, self.depth);
+        let table = match self.hash {
+            0 => None,
+            mib => Some(perft::new_table(mib)?),
+        };
+        let total = perft::print_divide_with(&board, self.depth, table.as_ref(), self.threads);
         let secs = start.elapsed().as_secs_f64();
         eprintln!(
             "time {:.3} s, {:.0} nodes/s",
@@ -271,6 +294,19 @@ mod tests {
     }
 
     #[test]
+    fn perft_defaults_no_table_one_thread() {
+        let Some(Command::Perft(args)) = parse(&["perft", "5"]).unwrap().command else {
+            panic!("not perft");
+        };
+        assert_eq!((args.depth, args.hash, args.threads), (5, 0, 1));
+        let cli = parse(&["perft", "--threads", "2", "6", "--hash", "100"]).unwrap();
+        let Some(Command::Perft(args)) = cli.command else {
+            panic!("not perft");
+        };
+        assert_eq!((args.depth, args.hash, args.threads), (6, 100, 2));
+    }
+
+    #[test]
     fn bench_flags_in_any_order() {
         let cli = parse(&[
             "bench",
@@ -299,6 +335,13 @@ mod tests {
         assert!(parse(&["perft", "0"]).is_ok());
         assert!(parse(&["perft", &max]).is_ok());
         assert!(parse(&["perft", &over]).is_err());
+        for (flag, min, max) in [("--threads", 1, THREADS_MAX), ("--hash", 0, HASH_MAX)] {
+            assert!(parse(&["perft", "3", flag, &min.to_string()]).is_ok());
+            assert!(parse(&["perft", "3", flag, &max.to_string()]).is_ok());
+            assert!(parse(&["perft", "3", flag, &(max + 1).to_string()]).is_err());
+        }
+        assert!(parse(&["perft", "3", "--threads", "0"]).is_err());
+        assert!(parse(&["perft", "3", "--hash", "-1"]).is_err());
         let max = bench::MAX_DEPTH.to_string();
         let over = (bench::MAX_DEPTH + 1).to_string();
         assert!(parse(&["bench", &max]).is_ok());

@@ -1,5 +1,6 @@
 //! The `engram` binary: without arguments, the UCI engine. Also
-//! `engram perft <depth> [--fen FEN] [--chess960]` (a divide, as Stockfish's `go perft` prints)
+//! `engram perft <depth> [--fen FEN] [--chess960] [--hash MiB] [--threads N]` (a divide, as
+//! Stockfish's `go perft` prints; optionally with a perft table and threads)
 //! and `engram bench [depth] [--no-tt] [--threads N] [--hash MiB] [--private-tt] [--lazy-smp]`
 //! (the search signature and speed; the flags serve the TT and SMP measurements). The
 //! arguments are defined in [`engram::cli`]; `engram --help` lists them.

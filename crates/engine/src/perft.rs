@@ -1,19 +1,53 @@
 //! The perft divide as both `go perft N` and `engram perft N` print it, and its depth limit.
 
-use engram_chess::{divide, Board};
+use engram_chess::perft::{divide_with, PerftTable};
+use engram_chess::Board;
 use std::io::{self, Write};
 
 /// Deepest perft accepted, from the shell and from `go perft`.
 pub const MAX_DEPTH: u32 = 20;
 
+/// A perft table of `mib` MiB (at least 1), refused with a message before allocating when it
+/// does not fit in the memory available (the check `engram-tt` makes for the `Hash` table:
+/// above [`engram_tt::UNCHECKED_MIB`], against [`engram_tt::table_budget`]), or when the
+/// allocator refuses it.
+pub fn new_table(mib: usize) -> Result<PerftTable, String> {
+    if mib > engram_tt::UNCHECKED_MIB {
+        if let Some(available) = engram_tt::mem_available() {
+            let budget = engram_tt::table_budget(available);
+            if (mib as u64).saturating_mul(1 << 20) > budget {
+                return Err(format!(
+                    "a perft table of {mib} MiB does not fit in the memory available: \
+                     {} MiB available, at most {} MiB for the table",
+                    available >> 20,
+                    budget >> 20
+                ));
+            }
+        }
+    }
+    PerftTable::new(mib).map_err(|e| format!("a perft table of {mib} MiB: {e}"))
+}
+
 /// Writes the divide of `board` at `depth`, as Stockfish's `go perft` does: one `move: count`
 /// line per legal move, an empty line, then `Nodes searched: N`. At depth 0 there are no move
 /// lines and the total is 1 (the position itself). Returns the total.
 pub fn write_divide(out: &mut impl Write, board: &Board, depth: u32) -> io::Result<u64> {
+    write_divide_with(out, board, depth, None, 1)
+}
+
+/// [`write_divide`] counted with a shared perft table (none: every node is visited) on
+/// `threads` threads; the same text, whatever the table and the threads.
+pub fn write_divide_with(
+    out: &mut impl Write,
+    board: &Board,
+    depth: u32,
+    table: Option<&PerftTable>,
+    threads: usize,
+) -> io::Result<u64> {
     let mut total = 1;
     if depth > 0 {
         total = 0;
-        for (mv, n) in divide(board, depth) {
+        for (mv, n) in divide_with(board, depth, table, threads) {
             writeln!(out, "{}: {n}", board.to_uci(mv))?;
             total += n;
         }
@@ -25,7 +59,17 @@ pub fn write_divide(out: &mut impl Write, board: &Board, depth: u32) -> io::Resu
 
 /// [`write_divide`] to standard output; a failed write (stdout closed) gives 0 instead of a panic.
 pub fn print_divide(board: &Board, depth: u32) -> u64 {
-    write_divide(&mut io::stdout().lock(), board, depth).unwrap_or(0)
+    print_divide_with(board, depth, None, 1)
+}
+
+/// [`write_divide_with`] to standard output, as [`print_divide`].
+pub fn print_divide_with(
+    board: &Board,
+    depth: u32,
+    table: Option<&PerftTable>,
+    threads: usize,
+) -> u64 {
+    write_divide_with(&mut io::stdout().lock(), board, depth, table, threads).unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -53,6 +97,19 @@ mod tests {
         assert!(lines.contains(&"e2e4: 20"));
         assert_eq!(lines[20..], ["", "Nodes searched: 400"]);
         assert_eq!(total, 400);
+    }
+
+    #[test]
+    fn a_table_and_threads_give_the_same_text() {
+        let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let board = Board::from_fen(kiwipete, false).unwrap();
+        let (want, total) = text(kiwipete, 3);
+        let table = PerftTable::with_buckets(16).unwrap();
+        for (table, threads) in [(None, 2), (Some(&table), 1), (Some(&table), 2)] {
+            let mut out = Vec::new();
+            let n = write_divide_with(&mut out, &board, 3, table, threads).unwrap();
+            assert_eq!((String::from_utf8(out).unwrap(), n), (want.clone(), total));
+        }
     }
 
     #[test]

@@ -56,6 +56,66 @@ fn perft_fen_and_chess960() {
 }
 
 #[test]
+fn perft_hash_and_threads_print_the_same_divide() {
+    // A 1 MiB table (replacement and collisions at depth 5), one and two threads, and
+    // Chess960 castling.
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let fischer = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+    for (base, total) in [
+        (vec!["perft", "5"], "4865609"),
+        (vec!["perft", "4", "--fen", kiwipete], "4085603"),
+        (vec!["perft", "4", "--fen", fischer, "--chess960"], "326672"),
+        (vec!["perft", "1"], "20"),
+        (vec!["perft", "0"], "1"),
+    ] {
+        let (ok, want, _) = engram(&base);
+        assert!(
+            ok && want.ends_with(&format!("\nNodes searched: {total}\n")),
+            "{want}"
+        );
+        for extra in [
+            &["--hash", "1"][..],
+            &["--threads", "2"],
+            &["--hash", "1", "--threads", "2"],
+            &["--threads", "3", "--hash", "3"],
+        ] {
+            let args: Vec<&str> = base.iter().chain(extra).copied().collect();
+            let (ok, out, err) = engram(&args);
+            assert!(ok, "{args:?}: {err}");
+            assert_eq!(out, want, "{args:?}");
+            assert!(err.starts_with("time "), "{args:?}: {err}");
+        }
+    }
+}
+
+#[test]
+fn perft_hash_and_threads_out_of_range() {
+    for args in [
+        &["perft", "3", "--threads", "0"][..],
+        &["perft", "3", "--threads", "1025"],
+        &["perft", "3", "--hash", "1048577"],
+        &["perft", "3", "--hash", "-1"],
+        &["perft", "3", "--hash", "x"],
+    ] {
+        let (ok, out, err) = engram(args);
+        assert!(!ok && out.is_empty(), "{args:?}");
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+    }
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn perft_hash_larger_than_the_memory_is_refused() {
+    // In range, but more than this machine has: refused before allocating, exit code 1.
+    let (ok, out, err) = engram(&["perft", "1", "--hash", "1048576"]);
+    assert!(!ok && out.is_empty(), "{out}");
+    assert!(
+        err.starts_with("error: a perft table of 1048576 MiB"),
+        "{err}"
+    );
+}
+
+#[test]
 fn perft_bad_input_is_an_error_not_a_panic() {
     for args in [
         &["perft"][..],
