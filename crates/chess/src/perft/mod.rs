@@ -1,14 +1,14 @@
 //! Perft: count the leaf nodes of the legal move tree, with bulk counting at the last ply.
 //!
 //! - [`perft`] and [`divide`]: the plain count, every node visited; the reference.
-//! - [`perft_with_table`]: the same count with a [`PerftTable`] (in `table`) of subtree counts,
+//! - [`perft_with_table`]: the same count with a [`PerftTable`] ([`table`]) of subtree counts,
 //!   so that a subtree reached again by transposition is counted once.
-//! - [`divide_with`] (in `parallel`): the divide on several threads sharing one table.
+//! - [`divide_with`] ([`parallel`]): the divide on several threads sharing one table.
 //!
 //! All of them return the same numbers; the tests check it on the perft suites.
 
-mod parallel;
-mod table;
+pub mod parallel;
+pub mod table;
 
 pub use parallel::divide_with;
 pub use table::{tree_key, PerftTable, BUCKET_BYTES, SLOTS};
