@@ -28,20 +28,18 @@ pub fn setup(fen: &str, moves: &str, chess960: bool) -> Result<Position, String>
     Ok(pos)
 }
 
-/// A move in UCI (`e2e4`) or SAN (`e4`, `Nf3`, `O-O`) notation.
+/// A move in UCI (`e2e4`, `e7e8q`) or SAN (`e4`, `Nf3`, `O-O`) notation: text shaped like a
+/// UCI move is read as one, anything else as SAN.
 pub fn parse_move(board: &Board, text: &str) -> Result<Move, String> {
-    match board.parse_uci(text) {
-        Ok(mv) => Ok(mv),
-        Err(uci) => board.parse_san(text).map_err(|san| {
-            if text.len() >= 4
-                && text.as_bytes()[1].is_ascii_digit()
-                && text.as_bytes()[3].is_ascii_digit()
-            {
-                uci.to_string()
-            } else {
-                san.to_string()
-            }
-        }),
+    let b = text.as_bytes();
+    let square = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
+    let uci_shaped = (b.len() == 4 || (b.len() == 5 && b"qrbn".contains(&b[4])))
+        && square(b[0], b[1])
+        && square(b[2], b[3]);
+    if uci_shaped {
+        board.parse_uci(text).map_err(|e| e.to_string())
+    } else {
+        board.parse_san(text).map_err(|e| e.to_string())
     }
 }
 

@@ -47,6 +47,8 @@ impl Session {
         memory_depth: i32,
     ) -> Result<(Session, Option<String>), String> {
         let table = Table::new(hash).map_err(|e| format!("cannot allocate {hash} MiB: {e}"))?;
+        // Touch every page now, on every thread, so the first search's time is its own.
+        table.clear(threads);
         let mut note = None;
         let loaded = match &memory {
             Some(path) => match hashfile::read_memory(path)? {
