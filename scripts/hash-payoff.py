@@ -130,6 +130,8 @@ def main():
           f"time median {statistics.median(time_ratios):.3f} "
           f"(range {min(time_ratios):.3f}-{max(time_ratios):.3f})\n")
 
+    if not args.thresholds:
+        return
     print(f"## Compact memory, depth {args.depth}: second run / first run\n")
     print("| memory depth >= | entries per position (median) | bytes per position (median) | nodes second / first (median) | range |")
     print("|---|---|---|---|---|")
