@@ -64,15 +64,27 @@ fn setting_a_parameter_changes_the_search() {
     let depth = 9;
     let baseline = nodes(&mut engine, depth);
     assert_eq!(nodes(&mut engine, depth), baseline, "repeatable");
+    // The parameters of enhanced transposition cutoffs act only with the option `ETC` on.
+    engine.send("setoption name ETC value true");
+    let baseline_etc = nodes(&mut engine, depth);
+    engine.send("setoption name ETC value false");
     let mut unchanged = Vec::new();
     for p in PARAMS.iter().filter(|p| !idle(p.name)) {
+        let etc = p.name.starts_with("etc_");
+        if etc {
+            engine.send("setoption name ETC value true");
+        }
+        let base = if etc { baseline_etc } else { baseline };
         // Either end of the range must change the node count (a depth limit's maximum, say,
         // may be beyond this search's depth).
         let changed = [p.min, p.max].into_iter().any(|value| {
             engine.send(&format!("setoption name {} value {value}", p.name));
-            nodes(&mut engine, depth) != baseline
+            nodes(&mut engine, depth) != base
         });
         engine.send(&format!("setoption name {} value {}", p.name, p.default));
+        if etc {
+            engine.send("setoption name ETC value false");
+        }
         if !changed {
             unchanged.push(p.name);
         }
