@@ -396,6 +396,7 @@ impl Pool {
                 nodes: limits.nodes,
                 multipv: 1,
                 lazy_smp: limits.lazy_smp,
+                etc: limits.etc,
                 ..SearchLimits::default()
             };
             let _ = w.tx.send(Msg::Helper {

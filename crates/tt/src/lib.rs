@@ -125,8 +125,8 @@ pub use entry::{
     size_code, Bound, Entry, Record, DEPTH_OFFSET, GENERATIONS, MAX_DEPTH, MIN_DEPTH, NO_EVAL,
 };
 pub use file::{
-    read_info, EvalField, FileError, FileInfo, FileKind, LoadReport, Memory, FORMAT_VERSION,
-    HEADER_BYTES, LAYOUT_VERSION,
+    read_info, write_atomic, EvalField, FileError, FileInfo, FileKind, LoadReport, Memory,
+    FORMAT_VERSION, HEADER_BYTES, LAYOUT_VERSION,
 };
 pub use memory::{mem_available, parse_mem_available, table_budget, RESERVE_MIB, UNCHECKED_MIB};
 pub use policy::{Outcome, Policy};

@@ -236,7 +236,11 @@ pub fn run(
     bar.finish_and_clear();
     let pgn = pgn::write_games(&annotated).map_err(|e| format!("cannot write the PGN: {e}"))?;
     match out {
-        Some(path) => write_file(path, &pgn)?,
+        Some(path) => engram_tt::write_atomic(path, |f| {
+            use std::io::Write;
+            f.write_all(pgn.as_bytes())
+        })
+        .map_err(|e| format!("cannot write '{}': {e}", path.display()))?,
         None if !json => print!("{pgn}"),
         None => {}
     }
@@ -248,28 +252,6 @@ pub fn run(
         ));
     }
     Ok(())
-}
-
-/// Writes `text` to `path` through a temporary file in the same folder and a rename, so that
-/// a failed write leaves any previous file whole.
-fn write_file(path: &Path, text: &str) -> Result<(), String> {
-    use std::io::Write;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.tmp.{}", std::process::id()));
-    let fail = |e: std::io::Error| format!("cannot write '{}': {e}", path.display());
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.map_err(fail)
 }
 
 #[cfg(test)]

@@ -15,14 +15,8 @@ pub fn setup(fen: &str, moves: &str, chess960: bool) -> Result<Position, String>
     let mut pos = Position::new(board);
     for text in moves.split_whitespace() {
         let b = *pos.board();
-        let mv = parse_move(&b, text).map_err(|e| {
-            let dots = if b.side_to_move() == engram_chess::Color::White {
-                "."
-            } else {
-                "..."
-            };
-            format!("move {}{dots} {text}: {e}", b.fullmove_number())
-        })?;
+        let mv = parse_move(&b, text)
+            .map_err(|e| format!("move {}: {e}", engram_chess::pgn::move_label(&b, text)))?;
         pos.make(mv);
     }
     Ok(pos)

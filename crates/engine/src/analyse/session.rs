@@ -109,7 +109,7 @@ impl Session {
         let Some(path) = &self.memory_path else {
             return Ok(None);
         };
-        let mut memory = self.memory.clone();
+        let mut memory = self.memory;
         memory.age_by(1);
         let harvested = hashfile::harvest(self.pool.table(), &self.roots, self.memory_depth);
         memory.merge(&harvested);

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// `write` fills a new temporary file in the same folder, which is flushed to disk and then
 /// renamed over `path` (and the folder flushed, on Unix, so the rename itself is durable).
 /// If anything fails, the temporary file is removed and `path` is untouched.
-pub(super) fn write_atomic(
+pub fn write_atomic(
     path: &Path,
     write: impl FnOnce(&mut File) -> io::Result<()>,
 ) -> Result<(), FileError> {

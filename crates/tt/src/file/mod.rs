@@ -62,6 +62,7 @@ mod full;
 mod header;
 mod payload;
 
+pub use atomic::write_atomic;
 pub use compact::Memory;
 pub use full::LoadReport;
 pub use header::{EvalField, FileInfo, FileKind, FORMAT_VERSION, HEADER_BYTES, LAYOUT_VERSION};
