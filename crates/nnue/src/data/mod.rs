@@ -1,0 +1,93 @@
+//! Self-play data: games stored as moves and scores, and the positions trained on.
+//!
+//! `engram datagen` writes **chunks**: files of whole games, each game its random opening
+//! moves then, for every later ply, the move played and the search's score of the position
+//! before it. A move takes one byte (its rank among the legal moves, ordered by their 16-bit
+//! encoding) and a score two, so a position costs 3 bytes: a hundred million positions fit in
+//! about 300 MB, and the data of a first net in a few tens of megabytes — small enough to keep
+//! in the repository, from which every net can be retrained.
+//!
+//! The trainer replays the games ([`chunk::read_chunk`]) and keeps the positions worth learning
+//! from ([`extract`]), packed into 32 bytes each ([`Packed`]).
+//!
+//! ## Chunk file (integers little-endian)
+//!
+//! A 72-byte header, then the games:
+//!
+//! | offset | size | field |
+//! |---|---|---|
+//! | 0 | 8 | magic `ENGRAMGM` |
+//! | 8 | 4 | format version (1) |
+//! | 12 | 4 | games |
+//! | 16 | 8 | scored positions (plies after the opening, summed over the games) |
+//! | 24 | 8 | the seed of the run |
+//! | 32 | 8 | the chunk's index in the run |
+//! | 40 | 8 | nodes searched per move |
+//! | 48 | 8 | generator: 0 for the hand-crafted evaluation, else the xxh3-64 of the net file |
+//! | 56 | 8 | body length in bytes |
+//! | 64 | 8 | xxh3-64 of the body |
+//!
+//! Each game: `u16` plies in all, `u8` opening plies (random, not scored), `u8` result from
+//! White's view (0 Black won, 1 draw, 2 White won), `u8` how it ended ([`End`]); then one byte
+//! per opening move; then three bytes per scored ply: the move's byte and the score (`i16`,
+//! centipawns from the side to move's view; mate scores as the engine gives them, ±(32000 − plies)).
+//!
+//! ## Which positions are trained on
+//!
+//! [`extract`] keeps the position before a scored ply unless: it is within the first
+//! [`MIN_PLY`] plies of the game, the side to move is in check, the move played (the search's
+//! best move) is a capture, en passant or promotion, or the score is a mate score
+//! (|score| ≥ [`MATE_SCORE`]).
+
+pub mod chunk;
+mod packed;
+mod record;
+
+pub use chunk::{read_chunk, write_chunk, Chunk, ChunkHeader};
+pub use packed::{extract, Packed, MATE_SCORE, MIN_PLY};
+pub use record::{decode_move, encode_move, End, GameRecord, GameResult};
+
+use std::fmt;
+
+/// Why a data file was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DataError {
+    /// Not a chunk file.
+    BadMagic,
+    /// A format version this build does not read.
+    Version(u32),
+    /// The file ends early.
+    Truncated {
+        /// What was being read.
+        what: &'static str,
+    },
+    /// The body does not match the header's checksum or length.
+    Checksum,
+    /// The body is consistent but its content is impossible (an illegal move index, a bad
+    /// result code, counts that disagree with the header).
+    Malformed {
+        /// The game (0-based) in the chunk.
+        game: usize,
+        /// What is wrong.
+        why: String,
+    },
+    /// Reading or writing the file failed.
+    Io(String),
+}
+
+impl fmt::Display for DataError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DataError::BadMagic => write!(f, "not an Engram games chunk (bad magic)"),
+            DataError::Version(v) => write!(f, "games chunk version {v} is not supported"),
+            DataError::Truncated { what } => write!(f, "games chunk truncated (in {what})"),
+            DataError::Checksum => write!(f, "games chunk damaged: checksum or length mismatch"),
+            DataError::Malformed { game, why } => {
+                write!(f, "games chunk malformed: game {game}: {why}")
+            }
+            DataError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for DataError {}

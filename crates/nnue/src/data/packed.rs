@@ -1,0 +1,165 @@
+//! A training position in 32 bytes, and the filter that picks them from games.
+
+use super::record::{GameRecord, GameResult};
+use crate::features;
+use engram_chess::{Bitboard, Board, Color, Piece, Square};
+
+/// Plies from the start before which positions are not trained on.
+pub const MIN_PLY: usize = 16;
+/// Scores at least this large (in absolute value) are mate scores, not trained on.
+pub const MATE_SCORE: i32 = 31_000;
+
+/// A position to train on, in 32 bytes: the pieces, the score and the result, both from the
+/// side to move's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[repr(C)]
+pub struct Packed {
+    /// Occupied squares.
+    pub occupancy: u64,
+    /// The pieces of the occupied squares in square order, two per byte (low nibble first),
+    /// as `Piece::index` (`2 · kind + colour`).
+    pub pieces: [u8; 16],
+    /// The search score, centipawns, side to move's view.
+    pub score: i16,
+    /// The game's result for the side to move: 0 lost, 1 draw, 2 won.
+    pub result: u8,
+    /// The side to move: 0 White, 1 Black.
+    pub stm: u8,
+    /// The ply of the game at this position.
+    pub ply: u16,
+    /// Unused (zero).
+    pub reserved: u16,
+}
+
+const _: () = assert!(std::mem::size_of::<Packed>() == 32);
+
+fn piece_from_index(i: u8) -> Piece {
+    let color = if i & 1 == 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let kind =
+        engram_chess::PieceKind::from_index((i >> 1) as usize).expect("a piece index below 12");
+    Piece::new(color, kind)
+}
+
+impl Packed {
+    /// Packs `board` with its score and the game's result.
+    pub fn new(board: &Board, score: i16, result: GameResult, ply: usize) -> Packed {
+        let mut pieces = [0u8; 16];
+        for (i, sq) in board.occupied().into_iter().enumerate() {
+            let p = board.piece_on(sq).expect("occupied").index() as u8;
+            pieces[i / 2] |= p << (4 * (i % 2));
+        }
+        let stm = board.side_to_move();
+        let white = result.code(); // 0, 1, 2 from White's view
+        Packed {
+            occupancy: board.occupied().0,
+            pieces,
+            score,
+            result: if stm == Color::White {
+                white
+            } else {
+                2 - white
+            },
+            stm: stm.index() as u8,
+            ply: ply.min(u16::MAX as usize) as u16,
+            reserved: 0,
+        }
+    }
+
+    /// The pieces and their squares.
+    pub fn pieces(&self) -> impl Iterator<Item = (Piece, Square)> + '_ {
+        Bitboard(self.occupancy)
+            .into_iter()
+            .enumerate()
+            .map(|(i, sq)| {
+                let nibble = (self.pieces[i / 2] >> (4 * (i % 2))) & 15;
+                (piece_from_index(nibble), sq)
+            })
+    }
+
+    /// The side to move.
+    pub fn side_to_move(&self) -> Color {
+        if self.stm == 0 {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
+
+    /// The active features as pairs (side to move's, other side's).
+    pub fn features(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let us = self.side_to_move();
+        self.pieces()
+            .map(move |(p, sq)| (features::index(us, p, sq), features::index(!us, p, sq)))
+    }
+
+    /// The result for the side to move as 0, ½ or 1.
+    pub fn result_score(&self) -> f32 {
+        self.result as f32 / 2.0
+    }
+
+    /// The 32 bytes (little-endian fields in declaration order).
+    pub fn to_bytes(&self) -> [u8; 32] {
+        let mut b = [0u8; 32];
+        b[..8].copy_from_slice(&self.occupancy.to_le_bytes());
+        b[8..24].copy_from_slice(&self.pieces);
+        b[24..26].copy_from_slice(&self.score.to_le_bytes());
+        b[26] = self.result;
+        b[27] = self.stm;
+        b[28..30].copy_from_slice(&self.ply.to_le_bytes());
+        b
+    }
+
+    /// A position from its 32 bytes, checked: at most 32 pieces, valid piece codes, one king
+    /// of each colour, a result and side to move in range.
+    pub fn from_bytes(b: &[u8; 32]) -> Option<Packed> {
+        let p = Packed {
+            occupancy: u64::from_le_bytes(b[..8].try_into().ok()?),
+            pieces: b[8..24].try_into().ok()?,
+            score: i16::from_le_bytes([b[24], b[25]]),
+            result: b[26],
+            stm: b[27],
+            ply: u16::from_le_bytes([b[28], b[29]]),
+            reserved: u16::from_le_bytes([b[30], b[31]]),
+        };
+        let n = p.occupancy.count_ones() as usize;
+        if n > 32 || p.result > 2 || p.stm > 1 || p.reserved != 0 {
+            return None;
+        }
+        let mut kings = [0; 2];
+        for i in 0..n {
+            let nibble = (p.pieces[i / 2] >> (4 * (i % 2))) & 15;
+            if nibble >= 12 {
+                return None;
+            }
+            if nibble >> 1 == 5 {
+                kings[(nibble & 1) as usize] += 1;
+            }
+        }
+        (kings == [1, 1]).then_some(p)
+    }
+}
+
+/// The positions of `game` worth training on (see the module documentation of
+/// [`crate::data`] for the filter), appended to `out`. Returns how many were kept.
+pub fn extract(game: &GameRecord, out: &mut Vec<Packed>) -> usize {
+    let mut board = Board::startpos();
+    for &mv in &game.opening {
+        board.play(mv);
+    }
+    let before = out.len();
+    for (i, &(mv, score)) in game.scored.iter().enumerate() {
+        let ply = game.opening.len() + i;
+        let noisy = mv.is_promotion()
+            || mv.is_en_passant()
+            || (!mv.is_castling() && board.piece_on(mv.to()).is_some());
+        if ply >= MIN_PLY && !board.in_check() && !noisy && (score as i32).abs() < MATE_SCORE {
+            out.push(Packed::new(&board, score, game.result, ply));
+        }
+        board.play(mv);
+    }
+    out.len() - before
+}

@@ -1,0 +1,144 @@
+//! One self-play game: its opening, its scored moves, its result; and the one-byte move code.
+
+use engram_chess::{Board, Move};
+
+/// A game's result, from White's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    /// Black won.
+    BlackWins,
+    /// A draw.
+    Draw,
+    /// White won.
+    WhiteWins,
+}
+
+impl GameResult {
+    /// The stored code: 0, 1, 2.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// The result for a stored code.
+    pub fn from_code(code: u8) -> Option<GameResult> {
+        match code {
+            0 => Some(GameResult::BlackWins),
+            1 => Some(GameResult::Draw),
+            2 => Some(GameResult::WhiteWins),
+            _ => None,
+        }
+    }
+
+    /// The score from White's view: 0, ½ or 1.
+    pub fn white_score(self) -> f32 {
+        self as u8 as f32 / 2.0
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// Checkmate on the board.
+    Checkmate,
+    /// Stalemate.
+    Stalemate,
+    /// Threefold repetition.
+    Repetition,
+    /// The fifty-move rule.
+    FiftyMoves,
+    /// Neither side can mate.
+    InsufficientMaterial,
+    /// Adjudicated as won: the score stayed decisive for both sides.
+    AdjudicatedWin,
+    /// Adjudicated as drawn: the score stayed near zero.
+    AdjudicatedDraw,
+    /// The game reached the ply limit (scored a draw).
+    MaxLength,
+}
+
+impl End {
+    /// Every way a game ends, in code order.
+    pub const ALL: [End; 8] = [
+        End::Checkmate,
+        End::Stalemate,
+        End::Repetition,
+        End::FiftyMoves,
+        End::InsufficientMaterial,
+        End::AdjudicatedWin,
+        End::AdjudicatedDraw,
+        End::MaxLength,
+    ];
+
+    /// The stored code.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// The way of ending for a stored code.
+    pub fn from_code(code: u8) -> Option<End> {
+        End::ALL.get(code as usize).copied()
+    }
+
+    /// A short name for reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            End::Checkmate => "checkmate",
+            End::Stalemate => "stalemate",
+            End::Repetition => "repetition",
+            End::FiftyMoves => "fifty moves",
+            End::InsufficientMaterial => "insufficient material",
+            End::AdjudicatedWin => "adjudicated win",
+            End::AdjudicatedDraw => "adjudicated draw",
+            End::MaxLength => "length limit",
+        }
+    }
+}
+
+/// A game from the start position: random opening moves, then moves with their scores.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// The random opening plies (not scored).
+    pub opening: Vec<Move>,
+    /// The later plies: the move played and the search's score of the position before it,
+    /// from the side to move's view.
+    pub scored: Vec<(Move, i16)>,
+    /// The result.
+    pub result: GameResult,
+    /// How the game ended.
+    pub end: End,
+}
+
+impl GameRecord {
+    /// Plies in all.
+    pub fn plies(&self) -> usize {
+        self.opening.len() + self.scored.len()
+    }
+}
+
+/// The legal moves of `board` in code order (by their 16-bit encoding).
+fn sorted_moves(board: &Board) -> Vec<u16> {
+    let mut codes: Vec<u16> = board
+        .legal_moves()
+        .as_slice()
+        .iter()
+        .map(|m| m.to_u16())
+        .collect();
+    codes.sort_unstable();
+    codes
+}
+
+/// The byte of legal move `mv` on `board`: its rank among the legal moves by 16-bit encoding.
+/// `None` if `mv` is not legal.
+pub fn encode_move(board: &Board, mv: Move) -> Option<u8> {
+    sorted_moves(board)
+        .binary_search(&mv.to_u16())
+        .ok()
+        .map(|i| i as u8)
+}
+
+/// The legal move of `board` with byte `code`, if there is one.
+pub fn decode_move(board: &Board, code: u8) -> Option<Move> {
+    sorted_moves(board)
+        .get(code as usize)
+        .map(|&c| Move::from_u16(c))
+}

@@ -1,0 +1,14 @@
+//! Engram's learned evaluation: an efficiently updatable neural network (NNUE).
+//!
+//! - [`features`]: the 768 inputs per perspective (piece × square).
+//! - [`net`]: the quantised network `(768 → H) × 2 → 1` and its validated file format.
+//! - [`data`]: self-play games stored as moves and scores (3 bytes a position), and the
+//!   32-byte positions the trainer reads.
+#![deny(missing_docs)]
+
+pub mod data;
+pub mod features;
+pub mod net;
+
+pub use features::INPUTS;
+pub use net::{Activation, NetError, Network};

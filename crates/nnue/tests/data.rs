@@ -1,0 +1,137 @@
+//! The games format: round trips, and damaged files refused with an error, never a panic.
+
+use engram_chess::{Board, Move};
+use engram_nnue::data::{
+    chunk::{chunk_bytes, read_header},
+    extract, read_chunk, ChunkHeader, DataError, End, GameRecord, GameResult, Packed,
+};
+
+/// A random game of up to `plies` plies from the start, with made-up scores.
+fn random_game(seed: u64, plies: usize) -> GameRecord {
+    let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    let mut board = Board::startpos();
+    let opening_len = 8 + (next() % 2) as usize;
+    let mut g = GameRecord {
+        opening: Vec::new(),
+        scored: Vec::new(),
+        result: GameResult::from_code((next() % 3) as u8).unwrap(),
+        end: End::from_code((next() % 8) as u8).unwrap(),
+    };
+    for ply in 0..plies {
+        let moves = board.legal_moves();
+        if moves.is_empty() || board.halfmove_clock() >= 100 {
+            break;
+        }
+        let mv: Move = moves.as_slice()[(next() % moves.len() as u64) as usize];
+        if ply < opening_len {
+            g.opening.push(mv);
+        } else {
+            g.scored.push((mv, (next() % 4001) as i16 - 2000));
+        }
+        board.play(mv);
+    }
+    g
+}
+
+fn header() -> ChunkHeader {
+    ChunkHeader {
+        games: 0,
+        positions: 0,
+        seed: 7,
+        index: 3,
+        nodes: 5000,
+        generator: 0,
+    }
+}
+
+#[test]
+fn round_trip() {
+    let games: Vec<_> = (0..40)
+        .map(|i| random_game(i, 20 + i as usize * 7))
+        .collect();
+    let bytes = chunk_bytes(header(), &games);
+    let chunk = read_chunk(&bytes).unwrap();
+    assert_eq!(chunk.games, games);
+    assert_eq!(chunk.header.games, 40);
+    assert_eq!(
+        chunk.header.positions,
+        games.iter().map(|g| g.scored.len() as u64).sum::<u64>()
+    );
+    assert_eq!(
+        (chunk.header.seed, chunk.header.index, chunk.header.nodes),
+        (7, 3, 5000)
+    );
+    // About 3 bytes a position.
+    let plies: usize = games.iter().map(|g| g.plies()).sum();
+    assert!(bytes.len() < 72 + 5 * 40 + 3 * plies);
+}
+
+#[test]
+fn damage_is_an_error() {
+    let games: Vec<_> = (0..5).map(|i| random_game(i, 60)).collect();
+    let bytes = chunk_bytes(header(), &games);
+    for len in 0..bytes.len() {
+        assert!(read_chunk(&bytes[..len]).is_err(), "truncated to {len}");
+    }
+    for at in 0..bytes.len() {
+        let mut b = bytes.clone();
+        b[at] ^= 0x5a;
+        // Flipping a header field other than magic/version/lengths/checksum (seed, index, ...)
+        // reads back with that field changed; anything else must be refused.
+        match read_chunk(&b) {
+            Ok(c) => assert!((12..56).contains(&at) && c.games == games, "byte {at}"),
+            Err(_) => {}
+        }
+    }
+    let mut b = bytes.clone();
+    b[0] = b'X';
+    assert_eq!(read_chunk(&b), Err(DataError::BadMagic));
+    assert!(read_header(&bytes[..72]).is_ok());
+}
+
+#[test]
+fn malformed_body_with_valid_checksum() {
+    // A move code past the legal moves, with the checksum recomputed: refused by the replay.
+    let games = vec![random_game(1, 30)];
+    let mut bytes = chunk_bytes(header(), &games);
+    bytes[72 + 5] = 250;
+    let sum = xxhash_rust::xxh3::xxh3_64(&bytes[72..]);
+    bytes[64..72].copy_from_slice(&sum.to_le_bytes());
+    assert!(matches!(
+        read_chunk(&bytes),
+        Err(DataError::Malformed { game: 0, .. })
+    ));
+}
+
+#[test]
+fn extraction_filters_and_packs() {
+    let mut kept = Vec::new();
+    let mut scored = 0;
+    for i in 0..50 {
+        let g = random_game(100 + i, 120);
+        scored += g.scored.len();
+        let n = extract(&g, &mut kept);
+        assert!(n <= g.scored.len());
+    }
+    assert!(!kept.is_empty() && kept.len() < scored);
+    for p in &kept {
+        assert!(p.ply as usize >= engram_nnue::data::MIN_PLY);
+        assert_eq!(Packed::from_bytes(&p.to_bytes()), Some(*p));
+        assert_eq!(p.pieces().count(), p.occupancy.count_ones() as usize);
+    }
+    // The packed start position lights the start position's features.
+    let start = Packed::new(&Board::startpos(), 25, GameResult::WhiteWins, 0);
+    assert_eq!(start.result, 2);
+    let mut f: Vec<usize> = start.features().map(|(us, _)| us).collect();
+    let mut g: Vec<usize> =
+        engram_nnue::features::active(&Board::startpos(), engram_chess::Color::White).collect();
+    f.sort();
+    g.sort();
+    assert_eq!(f, g);
+}
