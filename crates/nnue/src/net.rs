@@ -259,7 +259,7 @@ impl Network {
             )));
         }
         let hidden = u32_at(bytes, 16) as usize;
-        if hidden == 0 || hidden > MAX_HIDDEN || hidden % 16 != 0 {
+        if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(16) {
             return Err(NetError::Shape(format!(
                 "hidden size {hidden} (must be a multiple of 16, at most {MAX_HIDDEN})"
             )));
