@@ -36,6 +36,9 @@ pub enum Command {
     Hash(HashCommand),
     /// Analyse a position, or annotate the games of a PGN file, for people (or as JSON).
     Analyse(crate::analyse::AnalyseArgs),
+    /// Play self-play games at fixed nodes per move and write them as training data
+    /// (resumable, deterministic for a seed).
+    Datagen(crate::datagen::DatagenArgs),
 }
 
 /// `engram hash ...`.
@@ -193,6 +196,7 @@ impl Command {
             Command::Bench(args) => bench::print(args.config()),
             Command::Hash(hash) => hash.run(),
             Command::Analyse(args) => args.run(),
+            Command::Datagen(args) => args.run().map(|summary| println!("{summary}")),
         }
     }
 }

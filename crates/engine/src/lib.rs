@@ -4,6 +4,7 @@
 pub mod analyse;
 pub mod bench;
 pub mod cli;
+pub mod datagen;
 pub mod eval;
 pub mod hashfile;
 pub mod options;
