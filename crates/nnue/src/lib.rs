@@ -4,11 +4,13 @@
 //! - [`net`]: the quantised network `(768 → H) × 2 → 1` and its validated file format.
 //! - [`data`]: self-play games stored as moves and scores (3 bytes a position), and the
 //!   32-byte positions the trainer reads.
+//! - [`train`]: the trainer (float network, AdamW on CPU threads, quantisation).
 #![deny(missing_docs)]
 
 pub mod data;
 pub mod features;
 pub mod net;
+pub mod train;
 
 pub use features::INPUTS;
 pub use net::{Activation, NetError, Network};

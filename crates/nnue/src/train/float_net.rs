@@ -1,0 +1,226 @@
+//! The network in floating point, as the trainer holds it, and its quantisation to the
+//! integer [`Network`] the engine runs.
+
+use super::rng::Rng;
+use crate::data::Packed;
+use crate::features::INPUTS;
+use crate::net::{Activation, Network, QA, QB, SCALE};
+
+/// Largest number of active features per perspective (32 pieces).
+pub const MAX_ACTIVE: usize = 32;
+
+/// The network `(768 → H) × 2 → 1` in `f32`, laid out as [`Network`]: feature-transformer
+/// weights feature-major (`ft_weights[f * H + h]`), output weights side to move's half first.
+///
+/// Its output is in "sigmoid units": the evaluation in centipawns is `output · SCALE`, and
+/// `sigmoid(output)` predicts the expected score of the side to move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNet {
+    /// Hidden size H (per perspective).
+    pub hidden: usize,
+    /// The hidden activation.
+    pub activation: Activation,
+    /// Feature-transformer weights, `768 · H`, feature-major.
+    pub ft_weights: Vec<f32>,
+    /// Feature-transformer bias, `H`.
+    pub ft_bias: Vec<f32>,
+    /// Output weights, `2H`, the side to move's half first.
+    pub out_weights: Vec<f32>,
+    /// Output bias.
+    pub out_bias: f32,
+}
+
+/// The activation and its derivative at `x`, branch-free (so loops over it vectorise).
+#[inline(always)]
+pub fn activate<const SQUARED: bool>(x: f32) -> (f32, f32) {
+    let c = x.clamp(0.0, 1.0);
+    let inside = if x > 0.0 && x < 1.0 { 1.0 } else { 0.0 };
+    if SQUARED {
+        (c * c, 2.0 * c * inside)
+    } else {
+        (c, inside)
+    }
+}
+
+/// `acc += column`, element by element.
+#[inline(always)]
+pub fn add_column(acc: &mut [f32], column: &[f32]) {
+    for (a, &w) in acc.iter_mut().zip(column) {
+        *a += w;
+    }
+}
+
+/// The logistic function.
+#[inline(always)]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+impl FloatNet {
+    /// A network of zeros.
+    pub fn zeros(hidden: usize, activation: Activation) -> FloatNet {
+        FloatNet {
+            hidden,
+            activation,
+            ft_weights: vec![0.0; INPUTS * hidden],
+            ft_bias: vec![0.0; hidden],
+            out_weights: vec![0.0; 2 * hidden],
+            out_bias: 0.0,
+        }
+    }
+
+    /// A freshly initialised network: every weight uniform in `±1/√fan_in` (768 inputs for
+    /// the feature transformer, 2H for the output layer; the usual "uniform Xavier-like"
+    /// start), biases zero. The same seed gives the same network.
+    pub fn init(hidden: usize, activation: Activation, seed: u64) -> FloatNet {
+        let mut rng = Rng::new(seed);
+        let mut net = FloatNet::zeros(hidden, activation);
+        let ft = 1.0 / (INPUTS as f32).sqrt();
+        net.ft_weights
+            .iter_mut()
+            .for_each(|w| *w = ft * rng.symmetric());
+        let out = 1.0 / ((2 * hidden) as f32).sqrt();
+        net.out_weights
+            .iter_mut()
+            .for_each(|w| *w = out * rng.symmetric());
+        net
+    }
+
+    /// One feature's column of `H` weights.
+    #[inline(always)]
+    pub fn column(&self, feature: usize) -> &[f32] {
+        &self.ft_weights[feature * self.hidden..(feature + 1) * self.hidden]
+    }
+
+    /// The two accumulators of `pos` (side to move's, other side's) into `stm` and `ntm`
+    /// (each `H` long); returns the active features of each, and how many there are.
+    pub fn accumulate(
+        &self,
+        pos: &Packed,
+        stm: &mut [f32],
+        ntm: &mut [f32],
+    ) -> ([u16; MAX_ACTIVE], [u16; MAX_ACTIVE], usize) {
+        stm.copy_from_slice(&self.ft_bias);
+        ntm.copy_from_slice(&self.ft_bias);
+        let (mut fs, mut fn_) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
+        let mut n = 0;
+        for (s, o) in pos.features().take(MAX_ACTIVE) {
+            add_column(stm, self.column(s));
+            add_column(ntm, self.column(o));
+            fs[n] = s as u16;
+            fn_[n] = o as u16;
+            n += 1;
+        }
+        (fs, fn_, n)
+    }
+
+    /// The output layer on two accumulators.
+    pub fn output(&self, stm: &[f32], ntm: &[f32]) -> f32 {
+        match self.activation {
+            Activation::CReLU => self.output_with::<false>(stm, ntm),
+            Activation::SCReLU => self.output_with::<true>(stm, ntm),
+        }
+    }
+
+    fn output_with<const SQUARED: bool>(&self, stm: &[f32], ntm: &[f32]) -> f32 {
+        let (ws, wn) = self.out_weights.split_at(self.hidden);
+        let mut sum = 0.0;
+        for (acc, w) in [(stm, ws), (ntm, wn)] {
+            for (&a, &w) in acc.iter().zip(w) {
+                sum += activate::<SQUARED>(a).0 * w;
+            }
+        }
+        sum + self.out_bias
+    }
+
+    /// The network's output on `pos` in sigmoid units (`· SCALE` for centipawns from the
+    /// side to move's view).
+    pub fn forward(&self, pos: &Packed) -> f32 {
+        let mut stm = vec![0.0; self.hidden];
+        let mut ntm = vec![0.0; self.hidden];
+        self.accumulate(pos, &mut stm, &mut ntm);
+        self.output(&stm, &ntm)
+    }
+
+    /// The evaluation of `pos` in centipawns (`forward · SCALE`), unrounded.
+    pub fn evaluate_cp(&self, pos: &Packed) -> f32 {
+        self.forward(pos) * SCALE as f32
+    }
+
+    /// The quantised network: feature-transformer weights and bias `· QA`, output weights
+    /// `· QB` (as `i16`), output bias `· QA · QB` (as `i32`), all **rounded** to the nearest
+    /// integer (truncation would bias every weight towards zero).
+    ///
+    /// Refused, naming the first offender, if a value does not fit its integer type, or if
+    /// some position could overflow an `i16` accumulator: for each hidden unit, the bias
+    /// plus its 32 largest weights (or minus its 32 most negative) must stay within `i16`.
+    pub fn quantise(&self) -> Result<Network, String> {
+        let h = self.hidden;
+        let q16 = |what: &str, i: usize, v: f32, scale: i32| -> Result<i16, String> {
+            let q = (v * scale as f32).round();
+            if q.is_finite() && q >= i16::MIN as f32 && q <= i16::MAX as f32 {
+                Ok(q as i16)
+            } else {
+                Err(format!(
+                    "{what}[{i}] = {v} does not fit an i16 once multiplied by {scale}"
+                ))
+            }
+        };
+        let quantise_all = |what: &str, vs: &[f32], scale: i32| -> Result<Vec<i16>, String> {
+            vs.iter()
+                .enumerate()
+                .map(|(i, &v)| q16(what, i, v, scale))
+                .collect()
+        };
+        let ft_weights = quantise_all("ft_weights", &self.ft_weights, QA)?;
+        let ft_bias = quantise_all("ft_bias", &self.ft_bias, QA)?;
+        let out_weights = quantise_all("out_weights", &self.out_weights, QB)?;
+        let ob = (self.out_bias * (QA * QB) as f32).round();
+        if !(ob.is_finite() && ob >= i32::MIN as f32 && ob < -(i32::MIN as f32)) {
+            return Err(format!(
+                "out_bias = {} does not fit an i32 once multiplied by {}",
+                self.out_bias,
+                QA * QB
+            ));
+        }
+        let mut column = vec![0i32; INPUTS];
+        for unit in 0..h {
+            for (f, c) in column.iter_mut().enumerate() {
+                *c = ft_weights[f * h + unit] as i32;
+            }
+            column.sort_unstable();
+            let low: i32 = column[..MAX_ACTIVE].iter().sum();
+            let high: i32 = column[INPUTS - MAX_ACTIVE..].iter().sum();
+            let b = ft_bias[unit] as i32;
+            if b + high > i16::MAX as i32 || b + low < i16::MIN as i32 {
+                return Err(format!(
+                    "hidden unit {unit}: an accumulator could reach {} or {}, beyond an i16",
+                    b + low,
+                    b + high
+                ));
+            }
+        }
+        Ok(Network {
+            hidden: h,
+            activation: self.activation,
+            ft_weights,
+            ft_bias,
+            out_weights,
+            out_bias: ob as i32,
+        })
+    }
+
+    /// The float network of a quantised one (each value divided by its scale): exactly the
+    /// values the integer inference uses.
+    pub fn dequantise(net: &Network) -> FloatNet {
+        let div = |v: &[i16], s: i32| v.iter().map(|&x| x as f32 / s as f32).collect();
+        FloatNet {
+            hidden: net.hidden,
+            activation: net.activation,
+            ft_weights: div(&net.ft_weights, QA),
+            ft_bias: div(&net.ft_bias, QA),
+            out_weights: div(&net.out_weights, QB),
+            out_bias: net.out_bias as f32 / (QA * QB) as f32,
+        }
+    }
+}

@@ -1,0 +1,350 @@
+//! The trainer: fits a [`FloatNet`] to training positions on the CPU and quantises it to the
+//! engine's [`Network`](crate::Network).
+//!
+//! - [`float_net`]: the network in `f32`, its forward pass and quantisation.
+//! - [`loss`]: `(sigmoid(out) − t)²` with `t = λ · result + (1 − λ) · sigmoid(score / 400)`;
+//!   **λ (`wdl`) weights the game result** (bullet's convention; nnue-pytorch's is the opposite).
+//! - [`grad`]: gradients over a batch, split across threads, reduced in a fixed order.
+//! - [`adamw`]: AdamW with weights clipped to ±1.98; [`schedule`]: a step drop of the rate.
+//! - [`loader`]: positions from directories of games chunks; [`synthetic`]: random positions
+//!   scored by material, for tests and speed measurements.
+//! - [`report`], [`plot`]: per-epoch reports, the JSON summary and the SVG loss plot.
+//!
+//! A run is deterministic: the same data, settings, seed and thread count give the same
+//! network, byte for byte.
+
+pub mod adamw;
+pub mod float_net;
+pub mod grad;
+pub mod loader;
+pub mod loss;
+pub mod plot;
+pub mod report;
+pub mod rng;
+pub mod schedule;
+pub mod synthetic;
+
+pub use adamw::{AdamW, AdamWConfig};
+pub use float_net::FloatNet;
+pub use loader::{load_dir, LoadReport};
+pub use report::{EpochReport, TrainReport};
+
+use crate::data::Packed;
+use crate::net::{Activation, MAX_HIDDEN};
+use grad::Gradients;
+use rng::Rng;
+use schedule::StepDrop;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Default hidden size.
+pub const DEFAULT_HIDDEN: usize = 128;
+/// Default batch size (positions per optimiser step).
+pub const DEFAULT_BATCH: usize = 16_384;
+/// Default learning rate.
+pub const DEFAULT_LR: f32 = 0.001;
+/// Default share of the positions held out for validation.
+pub const DEFAULT_VAL_FRACTION: f64 = 0.02;
+/// Default number of epochs.
+pub const DEFAULT_EPOCHS: usize = 40;
+
+/// The settings of a fit: network shape, optimisation, threads and seed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainParams {
+    /// Hidden size H (a multiple of 16, at most [`MAX_HIDDEN`]).
+    pub hidden: usize,
+    /// The hidden activation.
+    pub activation: Activation,
+    /// Passes over the training positions.
+    pub epochs: usize,
+    /// Positions per optimiser step.
+    pub batch: usize,
+    /// Starting learning rate.
+    pub lr: f32,
+    /// First epoch (1-based) at a tenth of the rate; `None` for the default, after 75% of the
+    /// epochs ([`StepDrop::default_drop`]).
+    pub lr_drop_epoch: Option<usize>,
+    /// λ: **the weight of the game result** in the target (bullet's `wdl`; nnue-pytorch's
+    /// `lambda_` is `1 − λ`).
+    pub wdl: f32,
+    /// AdamW's settings (weight decay among them).
+    pub adamw: AdamWConfig,
+    /// Threads computing gradients.
+    pub threads: usize,
+    /// Share of the positions held out for validation, in `[0, 1)`.
+    pub val_fraction: f64,
+    /// Seed of the initialisation, the validation split and the shuffles.
+    pub seed: u64,
+}
+
+impl Default for TrainParams {
+    fn default() -> Self {
+        TrainParams {
+            hidden: DEFAULT_HIDDEN,
+            activation: Activation::SCReLU,
+            epochs: DEFAULT_EPOCHS,
+            batch: DEFAULT_BATCH,
+            lr: DEFAULT_LR,
+            lr_drop_epoch: None,
+            wdl: loss::DEFAULT_WDL,
+            adamw: AdamWConfig::default(),
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            val_fraction: DEFAULT_VAL_FRACTION,
+            seed: 1,
+        }
+    }
+}
+
+impl TrainParams {
+    /// Checks the settings, naming the first bad one.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.hidden == 0 || !self.hidden.is_multiple_of(16) || self.hidden > MAX_HIDDEN {
+            return Err(format!(
+                "hidden size {} must be a positive multiple of 16, at most {MAX_HIDDEN}",
+                self.hidden
+            ));
+        }
+        if self.epochs == 0 || self.batch == 0 || self.threads == 0 {
+            return Err("epochs, batch size and threads must be at least 1".into());
+        }
+        if !(self.lr.is_finite() && self.lr > 0.0) {
+            return Err(format!("learning rate {} must be positive", self.lr));
+        }
+        if !(0.0..=1.0).contains(&self.wdl) {
+            return Err(format!("wdl (λ) {} must be in [0, 1]", self.wdl));
+        }
+        if !(0.0..1.0).contains(&self.val_fraction) {
+            return Err(format!(
+                "validation fraction {} must be in [0, 1)",
+                self.val_fraction
+            ));
+        }
+        if self.lr_drop_epoch == Some(0) {
+            return Err("the learning-rate drop epoch counts from 1".into());
+        }
+        Ok(())
+    }
+
+    /// The learning-rate schedule.
+    pub fn schedule(&self) -> StepDrop {
+        StepDrop {
+            lr: self.lr,
+            drop_epoch: self
+                .lr_drop_epoch
+                .unwrap_or_else(|| StepDrop::default_drop(self.epochs)),
+        }
+    }
+
+    /// The settings as `(name, JSON value)` pairs, for the summary.
+    pub fn json_fields(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("hidden", self.hidden.to_string()),
+            ("activation", format!("\"{}\"", self.activation.name())),
+            ("epochs", self.epochs.to_string()),
+            ("batch", self.batch.to_string()),
+            ("lr", self.lr.to_string()),
+            ("lr_drop_epoch", self.schedule().drop_epoch.to_string()),
+            ("wdl", self.wdl.to_string()),
+            ("weight_decay", self.adamw.decay.to_string()),
+            ("threads", self.threads.to_string()),
+            ("val_fraction", self.val_fraction.to_string()),
+            ("seed", self.seed.to_string()),
+        ]
+    }
+}
+
+/// A training run: where the data is, the settings, and where the results go.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainConfig {
+    /// Directories of `*.games` chunk files.
+    pub data: Vec<PathBuf>,
+    /// The quantised network file to write.
+    pub out: PathBuf,
+    /// The SVG loss plot to write, if any.
+    pub plot: Option<PathBuf>,
+    /// The JSON summary to write, if any.
+    pub summary: Option<PathBuf>,
+    /// The fit's settings.
+    pub params: TrainParams,
+}
+
+/// What a run tells its caller as it goes.
+#[derive(Clone, Copy, Debug)]
+pub enum Progress<'a> {
+    /// The data is loaded.
+    Loaded(&'a LoadReport),
+    /// The split is made: positions to train on and held out.
+    Split {
+        /// Training positions.
+        train: usize,
+        /// Validation positions.
+        val: usize,
+    },
+    /// A batch of an epoch is done.
+    Batch {
+        /// The epoch, from 1.
+        epoch: usize,
+        /// Training positions done in this epoch.
+        done: usize,
+        /// Training positions in an epoch.
+        total: usize,
+    },
+    /// An epoch is done.
+    Epoch(&'a EpochReport),
+}
+
+/// A fitted float network and its history.
+#[derive(Clone, Debug)]
+pub struct Fit {
+    /// The network after the last epoch.
+    pub net: FloatNet,
+    /// Every epoch.
+    pub epochs: Vec<EpochReport>,
+    /// Positions trained on.
+    pub train_positions: usize,
+    /// Positions held out.
+    pub val_positions: usize,
+    /// Seconds of training.
+    pub seconds: f64,
+}
+
+/// Seeds of the run's random streams, derived from the one seed.
+fn stream(seed: u64, what: u64) -> Rng {
+    Rng::new(seed ^ what.wrapping_mul(0xd6e8_feb8_6659_fd93))
+}
+
+/// Splits `positions` (shuffled with the seed) into training and validation positions. The
+/// split is by position: positions of one game can fall on both sides.
+pub fn split(mut positions: Vec<Packed>, params: &TrainParams) -> (Vec<Packed>, Vec<Packed>) {
+    stream(params.seed, 1).shuffle(&mut positions);
+    let val = (positions.len() as f64 * params.val_fraction).round() as usize;
+    let val = if params.val_fraction > 0.0 {
+        val.max(1)
+    } else {
+        0
+    };
+    let train = positions.split_off(val.min(positions.len()));
+    (train, positions)
+}
+
+/// Trains a network from a fresh initialisation on `positions` (split into training and
+/// validation positions by [`split`]): `epochs` passes, each over the training positions
+/// shuffled anew, in batches, with AdamW and the step-drop schedule.
+pub fn fit(
+    positions: Vec<Packed>,
+    params: &TrainParams,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Fit, String> {
+    params.validate()?;
+    let (mut train, val) = split(positions, params);
+    if train.is_empty() {
+        return Err("no positions to train on".into());
+    }
+    progress(Progress::Split {
+        train: train.len(),
+        val: val.len(),
+    });
+    let mut net = FloatNet::init(
+        params.hidden,
+        params.activation,
+        stream(params.seed, 2).next_u64(),
+    );
+    let mut opt = AdamW::new(params.hidden, params.adamw);
+    let mut buffers = vec![Gradients::zeros(params.hidden); params.threads];
+    let schedule = params.schedule();
+    let start = Instant::now();
+    let mut epochs = Vec::with_capacity(params.epochs);
+    for epoch in 1..=params.epochs {
+        let epoch_start = Instant::now();
+        stream(params.seed, 100 + epoch as u64).shuffle(&mut train);
+        let lr = schedule.lr(epoch);
+        let mut loss = 0.0;
+        let mut done = 0;
+        for batch in train.chunks(params.batch) {
+            loss += grad::batch_gradients(&net, batch, params.wdl, &mut buffers);
+            opt.step(&mut net, &buffers[0], lr);
+            done += batch.len();
+            progress(Progress::Batch {
+                epoch,
+                done,
+                total: train.len(),
+            });
+        }
+        let val_loss = (!val.is_empty())
+            .then(|| grad::loss_sum(&net, &val, params.wdl, params.threads) / val.len() as f64);
+        let report = EpochReport {
+            epoch,
+            epochs: params.epochs,
+            lr,
+            train_loss: loss / train.len() as f64,
+            val_loss,
+            positions: train.len(),
+            seconds: epoch_start.elapsed().as_secs_f64(),
+            elapsed: start.elapsed().as_secs_f64(),
+        };
+        progress(Progress::Epoch(&report));
+        epochs.push(report);
+    }
+    Ok(Fit {
+        net,
+        epochs,
+        train_positions: train.len(),
+        val_positions: val.len(),
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
+    engram_tt::write_atomic(path, |f| f.write_all(bytes)).map_err(|e| e.to_string())
+}
+
+/// A whole run: loads the chunks of `config.data` (damaged files skipped and reported),
+/// [`fit`]s, quantises (refusing a network that would overflow), and writes the network
+/// file, and the plot and summary if asked, each atomically.
+pub fn train(
+    config: &TrainConfig,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<TrainReport, String> {
+    config.params.validate()?;
+    let (positions, load) = load_dir(&config.data, config.params.threads)?;
+    progress(Progress::Loaded(&load));
+    if positions.is_empty() {
+        return Err(format!("no training positions found ({})", load.summary()));
+    }
+    let fit = fit(positions, &config.params, progress)?;
+    let network = fit
+        .net
+        .quantise()
+        .map_err(|e| format!("quantisation failed, no network written: {e}"))?;
+    let bytes = network.to_bytes();
+    write_file(&config.out, &bytes)?;
+    let report = TrainReport {
+        load,
+        train_positions: fit.train_positions,
+        val_positions: fit.val_positions,
+        epochs: fit.epochs,
+        seconds: fit.seconds,
+        network,
+        checksum: xxhash_rust::xxh3::xxh3_64(&bytes),
+    };
+    if let Some(path) = &config.plot {
+        let title = format!(
+            "(768 -> {}) x 2 -> 1, {}: loss per epoch",
+            config.params.hidden,
+            config.params.activation.name()
+        );
+        write_file(path, plot::loss_svg(&title, &report.epochs)?.as_bytes())?;
+    }
+    if let Some(path) = &config.summary {
+        let mut settings = config.params.json_fields();
+        let dirs: Vec<String> = config
+            .data
+            .iter()
+            .map(|d| format!("{:?}", d.display().to_string()))
+            .collect();
+        settings.push(("data", format!("[{}]", dirs.join(", "))));
+        write_file(path, report.to_json(&settings).as_bytes())?;
+    }
+    Ok(report)
+}

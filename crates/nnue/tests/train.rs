@@ -1,0 +1,369 @@
+//! The trainer: gradients, learning, quantisation against the integer inference, loading
+//! damaged data, determinism, and a whole run writing its files.
+
+use engram_chess::{Board, Move};
+use engram_nnue::data::{chunk::chunk_bytes, ChunkHeader, End, GameRecord, GameResult, Packed};
+use engram_nnue::net::{Activation, Network, QA, QB, SCALE};
+use engram_nnue::train::float_net::activate;
+use engram_nnue::train::grad::{batch_gradients, loss_sum, Gradients};
+use engram_nnue::train::rng::Rng;
+use engram_nnue::train::synthetic::{material, random_positions};
+use engram_nnue::train::{fit, load_dir, train, FloatNet, Progress, TrainConfig, TrainParams};
+use std::path::PathBuf;
+
+const BOTH: [Activation; 2] = [Activation::CReLU, Activation::SCReLU];
+
+/// A net whose accumulators spread over the whole [0, 1] range (a fresh one sits near 0).
+fn spread_net(hidden: usize, activation: Activation, seed: u64) -> FloatNet {
+    let mut net = FloatNet::init(hidden, activation, seed);
+    let mut rng = Rng::new(seed + 1);
+    net.ft_weights.iter_mut().for_each(|w| *w *= 4.0);
+    net.ft_bias
+        .iter_mut()
+        .for_each(|b| *b = 0.4 + 0.4 * rng.symmetric());
+    net.out_weights.iter_mut().for_each(|w| *w *= 3.0);
+    net.out_bias = 0.05;
+    net
+}
+
+fn params(hidden: usize, activation: Activation) -> TrainParams {
+    TrainParams {
+        hidden,
+        activation,
+        epochs: 6,
+        batch: 128,
+        lr: 0.01,
+        threads: 2,
+        val_fraction: 0.1,
+        seed: 7,
+        ..TrainParams::default()
+    }
+}
+
+#[test]
+fn gradients_match_finite_differences() {
+    let positions = random_positions(24, 3);
+    let wdl = 0.3;
+    for activation in BOTH {
+        let net = spread_net(16, activation, 11);
+        let n = positions.len() as f64;
+        let mut buffers = vec![Gradients::zeros(16); 2];
+        let loss = batch_gradients(&net, &positions, wdl, &mut buffers) / n;
+        assert!((loss - loss_sum(&net, &positions, wdl, 1) / n).abs() < 1e-6 * loss);
+        let g = buffers[0].clone();
+        // Parameters: weights of features the first position lights, biases, output layer.
+        let (fs, fo) = positions[0].features().nth(5).unwrap();
+        let probes: Vec<(&str, usize, f32)> = vec![
+            ("ft_weights", fs * 16 + 3, g.ft_weights[fs * 16 + 3]),
+            ("ft_weights", fo * 16 + 9, g.ft_weights[fo * 16 + 9]),
+            ("ft_weights", fs * 16 + 14, g.ft_weights[fs * 16 + 14]),
+            ("ft_bias", 2, g.ft_bias[2]),
+            ("ft_bias", 12, g.ft_bias[12]),
+            ("out_weights", 1, g.out_weights[1]),
+            ("out_weights", 16 + 5, g.out_weights[16 + 5]),
+            ("out_bias", 0, g.out_bias),
+        ];
+        let eps = 1e-3f32;
+        let mut nonzero = 0;
+        for (what, i, analytic) in probes {
+            let at = |delta: f32| {
+                let mut m = net.clone();
+                match what {
+                    "ft_weights" => m.ft_weights[i] += delta,
+                    "ft_bias" => m.ft_bias[i] += delta,
+                    "out_weights" => m.out_weights[i] += delta,
+                    _ => m.out_bias += delta,
+                }
+                loss_sum(&m, &positions, wdl, 1) / n
+            };
+            let numeric = ((at(eps) - at(-eps)) / (2.0 * eps as f64)) as f32;
+            let tol = 2e-2 * analytic.abs().max(numeric.abs()) + 2e-6;
+            assert!(
+                (analytic - numeric).abs() <= tol,
+                "{activation:?} {what}[{i}]: analytic {analytic}, numeric {numeric}"
+            );
+            nonzero += (analytic.abs() > 1e-5) as usize;
+        }
+        assert!(nonzero >= 6, "{activation:?}: too few gradients to compare");
+    }
+}
+
+#[test]
+fn training_lowers_the_validation_loss() {
+    let positions = random_positions(4000, 5);
+    for activation in BOTH {
+        let p = params(32, activation);
+        let untrained = FloatNet::init(32, activation, 1);
+        let (_, val) = engram_nnue::train::split(positions.clone(), &p);
+        let before = loss_sum(&untrained, &val, p.wdl, 1) / val.len() as f64;
+        let mut epochs = 0;
+        let fit = fit(positions.clone(), &p, &mut |e| {
+            if let Progress::Epoch(_) = e {
+                epochs += 1
+            }
+        })
+        .unwrap();
+        assert_eq!(epochs, 6);
+        let after = fit.epochs.last().unwrap().val_loss.unwrap();
+        let first = fit.epochs[0].val_loss.unwrap();
+        assert!(
+            after < 0.5 * before && after < first,
+            "{activation:?}: validation loss {before} untrained, {first} after one epoch, {after} at the end"
+        );
+    }
+}
+
+/// Positions of random games, as boards and packed.
+fn boards(n: usize, seed: u64) -> Vec<(Board, Packed)> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    while out.len() < n {
+        let mut board = Board::startpos();
+        for ply in 0..160 {
+            let moves = board.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            if ply >= 4 {
+                let packed = Packed::new(&board, 0, GameResult::Draw, ply);
+                out.push((board, packed));
+            }
+            board.play(moves.as_slice()[rng.below(moves.len())]);
+        }
+    }
+    out.truncate(n);
+    out
+}
+
+/// The integer inference against the float forward pass, on 1,500 positions, in two steps.
+///
+/// 1. Integer inference (`Network::evaluate_scalar`) against the float forward pass of the
+///    *dequantised* network (the same integers as floats): only the integer code's two
+///    truncating divisions differ (the SCReLU sum by QA: under 1 / (QA · QB); the final
+///    one: under 1 cp), so they agree within 1 + SCALE / (QA · QB) ≈ 1.03 cp.
+/// 2. Integer inference against the *original* float network: the quantisation's rounding
+///    adds up. Each accumulator sums the bias and one column per piece (`n` pieces), each
+///    value rounded by at most `0.5 / QA`; each output weight by at most `0.5 / QB`; the
+///    output bias by `0.5 / (QA · QB)`. Two tolerances, per position, in centipawns:
+///    - worst case (every rounding the same sign, activations L-Lipschitz, L = 1 for CReLU,
+///      2 for SCReLU): `SCALE · (Σ_h (L · (n + 1) · 0.5 / QA · |w_h| + act_h · 0.5 / QB) +
+///      1.5 / (QA · QB)) + 1`. Never exceeded, but loose (hundreds of cp at H = 64);
+///    - statistical: with the roundings modelled as independent and uniform (variance
+///      `δ² / 3` for a bound `δ`), the error's standard deviation σ is
+///      `SCALE · √(Σ_h slope_h² · w_h² · (n + 1) / (12 QA²) + Σ_h act_h² / (12 QB²))`, with the
+///      activation's local slope. Every position must be within `6σ + 1.03` cp, and the
+///      root mean square of `error / σ` must be below 2 (it is about 1 if the model holds).
+#[test]
+fn quantised_inference_matches_the_float_network() {
+    let positions = boards(1500, 21);
+    let truncation = 1.0 + SCALE as f64 / (QA * QB) as f64;
+    for activation in BOTH {
+        let lipschitz = if activation == Activation::SCReLU {
+            2.0
+        } else {
+            1.0
+        };
+        let net = spread_net(64, activation, 31);
+        let q = net.quantise().unwrap();
+        let deq = FloatNet::dequantise(&q);
+        let (mut sum_err, mut sum_z2, mut worst, mut nonzero) = (0.0f64, 0.0f64, 0.0f64, 0);
+        for (board, packed) in &positions {
+            let int = q.evaluate_scalar(board) as f64;
+            let float = net.evaluate_cp(packed) as f64;
+            let exact = deq.evaluate_cp(packed) as f64;
+            assert!(
+                (int - exact).abs() <= truncation + 1e-3,
+                "{activation:?}: integer {int}, dequantised float {exact}"
+            );
+            let n1 = board.occupied().0.count_ones() as f64 + 1.0;
+            let mut stm = vec![0.0; 64];
+            let mut ntm = vec![0.0; 64];
+            net.accumulate(packed, &mut stm, &mut ntm);
+            let (mut bound, mut var) = (1.5 / (QA * QB) as f64, 0.0);
+            for (h, &a) in stm.iter().chain(&ntm).enumerate() {
+                let (act, slope) = match activation {
+                    Activation::CReLU => activate::<false>(a),
+                    Activation::SCReLU => activate::<true>(a),
+                };
+                let (act, slope) = (act as f64, slope as f64);
+                let w = q.out_weights[h] as f64 / QB as f64;
+                bound += lipschitz * n1 * 0.5 / QA as f64 * w.abs() + act * 0.5 / QB as f64;
+                var += (slope * w).powi(2) * n1 / (12.0 * (QA * QA) as f64)
+                    + act * act / (12.0 * (QB * QB) as f64);
+            }
+            let bound_cp = bound * SCALE as f64 + 1.0 + 1e-2;
+            let sigma = var.sqrt() * SCALE as f64;
+            let err = (int - float).abs();
+            assert!(
+                err <= bound_cp && err <= 6.0 * sigma + truncation,
+                "{activation:?}: integer {int}, float {float}, bound {bound_cp}, σ {sigma}"
+            );
+            sum_err += err;
+            sum_z2 += (err / sigma).powi(2);
+            worst = worst.max(err);
+            nonzero += (int != 0.0) as usize;
+        }
+        let mean = sum_err / positions.len() as f64;
+        let rms_z = (sum_z2 / positions.len() as f64).sqrt();
+        eprintln!(
+            "{activation:?}: |integer − float| mean {mean:.2} cp, worst {worst:.2} cp, \
+             rms(error / σ) {rms_z:.2}"
+        );
+        assert!(rms_z < 2.0, "{activation:?}: rms(error / σ) = {rms_z}");
+        assert!(nonzero > 1000, "a network that says 0 tests nothing");
+    }
+}
+
+#[test]
+fn quantisation_refuses_overflow() {
+    let good = spread_net(16, Activation::SCReLU, 1);
+    assert!(good.quantise().is_ok());
+    let mut big = good.clone();
+    big.ft_weights[100] = 200.0; // · 255 > 32767
+    assert!(big.quantise().unwrap_err().contains("ft_weights[100]"));
+    let mut out = good.clone();
+    out.out_weights[3] = 600.0; // · 64 > 32767
+    assert!(out.quantise().unwrap_err().contains("out_weights[3]"));
+    let mut bias = good.clone();
+    bias.out_bias = 1e6; // · 16320 > 2³¹
+    assert!(bias.quantise().is_err());
+    let mut nan = good.clone();
+    nan.ft_bias[0] = f32::NAN;
+    assert!(nan.quantise().is_err());
+    // Each weight fits, but 32 pieces could push hidden unit 5 past an i16.
+    let mut acc = good;
+    for f in 0..32 {
+        acc.ft_weights[f * 16 + 5] = 4.0;
+    }
+    acc.ft_bias[5] = 0.5;
+    assert!(acc.quantise().unwrap_err().contains("hidden unit 5"));
+}
+
+fn random_game(rng: &mut Rng, plies: usize) -> GameRecord {
+    let mut board = Board::startpos();
+    let mut g = GameRecord {
+        opening: Vec::new(),
+        scored: Vec::new(),
+        result: GameResult::from_code(rng.below(3) as u8).unwrap(),
+        end: End::from_code(0).unwrap(),
+    };
+    for ply in 0..plies {
+        let moves = board.legal_moves();
+        if moves.is_empty() || board.halfmove_clock() >= 100 {
+            break;
+        }
+        let mv: Move = moves.as_slice()[rng.below(moves.len())];
+        if ply < 8 {
+            g.opening.push(mv);
+        } else {
+            g.scored.push((mv, 100 * material(&board) as i16));
+        }
+        board.play(mv);
+    }
+    g
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("engram-train-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write_chunk(dir: &std::path::Path, name: &str, games: usize, seed: u64) -> Vec<u8> {
+    let mut rng = Rng::new(seed);
+    let games: Vec<_> = (0..games).map(|_| random_game(&mut rng, 120)).collect();
+    let header = ChunkHeader {
+        games: 0,
+        positions: 0,
+        seed,
+        index: 0,
+        nodes: 0,
+        generator: 0,
+    };
+    let bytes = chunk_bytes(header, &games);
+    std::fs::write(dir.join(name), &bytes).unwrap();
+    bytes
+}
+
+#[test]
+fn load_dir_reads_good_chunks_and_reports_damaged_ones() {
+    let dir = temp_dir("load");
+    write_chunk(&dir, "a.games", 30, 1);
+    let mut bad = write_chunk(&dir, "b.games", 30, 2);
+    bad[500] ^= 0x40;
+    std::fs::write(dir.join("b.games"), &bad).unwrap();
+    std::fs::write(dir.join("c.games"), b"ENGRAMGM").unwrap();
+    std::fs::write(dir.join("notes.txt"), b"not a chunk").unwrap();
+    let (positions, report) = load_dir(std::slice::from_ref(&dir), 2).unwrap();
+    assert_eq!(report.files, 1);
+    assert_eq!(report.games, 30);
+    assert_eq!(report.kept, positions.len() as u64);
+    assert!(report.kept > 100 && report.kept < report.scored);
+    let damaged: Vec<_> = report.damaged.iter().map(|(p, _)| p.clone()).collect();
+    assert_eq!(damaged, vec![dir.join("b.games"), dir.join("c.games")]);
+    assert!(
+        report.damaged[0].1.contains("checksum"),
+        "{:?}",
+        report.damaged
+    );
+    assert!(load_dir(&[dir.join("missing")], 1).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn same_seed_and_threads_give_the_same_net() {
+    let positions = random_positions(3000, 9);
+    let p = TrainParams {
+        epochs: 2,
+        ..params(32, Activation::SCReLU)
+    };
+    let run = |p: &TrainParams| {
+        let fit = fit(positions.clone(), p, &mut |_| {}).unwrap();
+        fit.net.quantise().unwrap().to_bytes()
+    };
+    let a = run(&p);
+    assert_eq!(a, run(&p));
+    assert_ne!(
+        a,
+        run(&TrainParams {
+            seed: 8,
+            ..p.clone()
+        })
+    );
+}
+
+#[test]
+fn a_run_writes_the_net_plot_and_summary() {
+    let dir = temp_dir("run");
+    let data = dir.join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    write_chunk(&data, "0.games", 40, 3);
+    let config = TrainConfig {
+        data: vec![data],
+        out: dir.join("net.nnue"),
+        plot: Some(dir.join("loss.svg")),
+        summary: Some(dir.join("summary.json")),
+        params: TrainParams {
+            epochs: 3,
+            ..params(16, Activation::CReLU)
+        },
+    };
+    let mut lines = Vec::new();
+    let report = train(&config, &mut |e| {
+        if let Progress::Epoch(r) = e {
+            lines.push(r.line())
+        }
+    })
+    .unwrap();
+    assert_eq!(lines.len(), 3);
+    let net = Network::load(&config.out).unwrap();
+    assert_eq!(net, report.network);
+    assert_eq!((net.hidden, net.activation), (16, Activation::CReLU));
+    let svg = std::fs::read_to_string(dir.join("loss.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("validation"));
+    let summary = std::fs::read_to_string(dir.join("summary.json")).unwrap();
+    assert!(summary.contains("\"epochs\": [") && summary.contains("\"val_loss\""));
+    assert_eq!(summary.matches("\"train_loss\"").count(), 3);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
