@@ -12,6 +12,7 @@ pub mod perft;
 pub mod pool;
 pub mod search;
 pub mod time;
+pub mod train_cmd;
 pub mod uci;
 
 /// Engine name and version, as `id name` reports it.
