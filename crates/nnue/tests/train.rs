@@ -8,7 +8,9 @@ use engram_nnue::train::float_net::activate;
 use engram_nnue::train::grad::{batch_gradients, loss_sum, Gradients};
 use engram_nnue::train::rng::Rng;
 use engram_nnue::train::synthetic::{material, random_positions};
-use engram_nnue::train::{fit, load_dir, train, FloatNet, Progress, TrainConfig, TrainParams};
+use engram_nnue::train::{
+    fit, load_dir, split_games, train, FloatNet, Progress, TrainConfig, TrainParams,
+};
 use std::path::PathBuf;
 
 const BOTH: [Activation; 2] = [Activation::CReLU, Activation::SCReLU];
@@ -295,8 +297,11 @@ fn load_dir_reads_good_chunks_and_reports_damaged_ones() {
     std::fs::write(dir.join("b.games"), &bad).unwrap();
     std::fs::write(dir.join("c.games"), b"ENGRAMGM").unwrap();
     std::fs::write(dir.join("notes.txt"), b"not a chunk").unwrap();
-    let (positions, report) = load_dir(std::slice::from_ref(&dir), 2).unwrap();
+    let loaded = load_dir(std::slice::from_ref(&dir), 2).unwrap();
+    let (positions, report) = (&loaded.positions, &loaded.report);
     assert_eq!(report.files, 1);
+    assert_eq!(loaded.game_ends.len(), 30);
+    assert_eq!(loaded.game_ends.last(), Some(&positions.len()));
     assert_eq!(report.games, 30);
     assert_eq!(report.kept, positions.len() as u64);
     assert!(report.kept > 100 && report.kept < report.scored);
@@ -309,6 +314,34 @@ fn load_dir_reads_good_chunks_and_reports_damaged_ones() {
     );
     assert!(load_dir(&[dir.join("missing")], 1).is_err());
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn validation_holds_out_whole_games() {
+    // 50 "games" of 1..=50 positions, told apart by their ply field.
+    let mut positions = Vec::new();
+    let mut ends = Vec::new();
+    for g in 0..50u16 {
+        for i in 0..=g {
+            let mut p = random_positions(1, i as u64)[0];
+            p.ply = g;
+            positions.push(p);
+        }
+        ends.push(positions.len());
+    }
+    let p = TrainParams {
+        val_fraction: 0.1,
+        ..TrainParams::default()
+    };
+    let (train, val) = split_games(positions.clone(), &ends, &p);
+    assert_eq!(train.len() + val.len(), positions.len());
+    assert!(val.len() >= 128 && val.len() < 128 + 50, "{}", val.len());
+    for v in &val {
+        assert!(train.iter().all(|t| t.ply != v.ply), "game {} split", v.ply);
+        let whole = val.iter().filter(|w| w.ply == v.ply).count();
+        assert_eq!(whole, v.ply as usize + 1);
+    }
+    assert_eq!((train, val), split_games(positions, &ends, &p));
 }
 
 #[test]

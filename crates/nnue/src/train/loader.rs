@@ -57,22 +57,38 @@ pub fn chunk_files(dirs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
-/// One file's positions, or why it was skipped; and its games and scored positions.
-type FileResult = Result<(Vec<Packed>, u64, u64), String>;
+/// Training positions read by [`load_dir`], game by game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Loaded {
+    /// The positions, in file and game order.
+    pub positions: Vec<Packed>,
+    /// Where each game's positions end in `positions` (game `i` is
+    /// `positions[game_ends[i - 1]..game_ends[i]]`, from 0 for the first): the validation
+    /// split holds out whole games.
+    pub game_ends: Vec<usize>,
+    /// What was read and skipped.
+    pub report: LoadReport,
+}
+
+/// One file's positions and game ends, or why it was skipped; and its games and scored
+/// positions.
+type FileResult = Result<(Vec<Packed>, Vec<usize>, u64, u64), String>;
 
 fn load_file(path: &Path) -> FileResult {
     let chunk = read_chunk_file(path).map_err(|e| e.to_string())?;
     let mut out = Vec::new();
+    let mut ends = Vec::with_capacity(chunk.games.len());
     for game in &chunk.games {
         extract(game, &mut out);
+        ends.push(out.len());
     }
-    Ok((out, chunk.header.games as u64, chunk.header.positions))
+    Ok((out, ends, chunk.header.games as u64, chunk.header.positions))
 }
 
 /// Every training position of the `*.games` chunk files in the directories `dirs`, in file
 /// order, read on `threads` threads. Damaged or unreadable files are skipped and listed in
 /// the report (never a panic); a directory that cannot be listed is an error.
-pub fn load_dir(dirs: &[PathBuf], threads: usize) -> Result<(Vec<Packed>, LoadReport), String> {
+pub fn load_dir(dirs: &[PathBuf], threads: usize) -> Result<Loaded, String> {
     let files = chunk_files(dirs)?;
     let next = AtomicUsize::new(0);
     let mut results: Vec<(usize, FileResult)> = std::thread::scope(|scope| {
@@ -95,19 +111,21 @@ pub fn load_dir(dirs: &[PathBuf], threads: usize) -> Result<(Vec<Packed>, LoadRe
             .collect()
     });
     results.sort_by_key(|(i, _)| *i);
-    let mut report = LoadReport::default();
-    let mut positions = Vec::new();
+    let mut loaded = Loaded::default();
     for (i, result) in results {
         match result {
-            Ok((mut kept, games, scored)) => {
+            Ok((mut kept, ends, games, scored)) => {
+                let report = &mut loaded.report;
                 report.files += 1;
                 report.games += games;
                 report.scored += scored;
                 report.kept += kept.len() as u64;
-                positions.append(&mut kept);
+                let base = loaded.positions.len();
+                loaded.game_ends.extend(ends.iter().map(|e| base + e));
+                loaded.positions.append(&mut kept);
             }
-            Err(why) => report.damaged.push((files[i].clone(), why)),
+            Err(why) => loaded.report.damaged.push((files[i].clone(), why)),
         }
     }
-    Ok((positions, report))
+    Ok(loaded)
 }

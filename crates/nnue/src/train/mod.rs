@@ -26,7 +26,7 @@ pub mod synthetic;
 
 pub use adamw::{AdamW, AdamWConfig};
 pub use float_net::FloatNet;
-pub use loader::{load_dir, LoadReport};
+pub use loader::{load_dir, LoadReport, Loaded};
 pub use report::{EpochReport, TrainReport};
 
 use crate::data::Packed;
@@ -214,30 +214,86 @@ fn stream(seed: u64, what: u64) -> Rng {
     Rng::new(seed ^ what.wrapping_mul(0xd6e8_feb8_6659_fd93))
 }
 
-/// Splits `positions` (shuffled with the seed) into training and validation positions. The
-/// split is by position: positions of one game can fall on both sides.
-pub fn split(mut positions: Vec<Packed>, params: &TrainParams) -> (Vec<Packed>, Vec<Packed>) {
-    stream(params.seed, 1).shuffle(&mut positions);
-    let val = (positions.len() as f64 * params.val_fraction).round() as usize;
-    let val = if params.val_fraction > 0.0 {
-        val.max(1)
+fn val_count(n: usize, fraction: f64) -> usize {
+    if fraction > 0.0 {
+        ((n as f64 * fraction).round() as usize).clamp(1, n)
     } else {
         0
-    };
-    let train = positions.split_off(val.min(positions.len()));
+    }
+}
+
+/// Splits `positions` (shuffled with the seed) into training and validation positions,
+/// position by position: for data without game boundaries (positions of one game can fall
+/// on both sides, which flatters the validation loss; [`split_games`] does not).
+pub fn split(mut positions: Vec<Packed>, params: &TrainParams) -> (Vec<Packed>, Vec<Packed>) {
+    stream(params.seed, 1).shuffle(&mut positions);
+    let val = val_count(positions.len(), params.val_fraction);
+    let train = positions.split_off(val);
     (train, positions)
 }
 
-/// Trains a network from a fresh initialisation on `positions` (split into training and
-/// validation positions by [`split`]): `epochs` passes, each over the training positions
-/// shuffled anew, in batches, with AdamW and the step-drop schedule.
+/// Splits `positions` into training and validation positions by whole games (`game_ends`
+/// as in [`loader::Loaded`]): games taken in an order shuffled with the seed are held out
+/// until they hold the validation fraction of the positions. Positions after the last game
+/// end, if any, count as one more game.
+pub fn split_games(
+    positions: Vec<Packed>,
+    game_ends: &[usize],
+    params: &TrainParams,
+) -> (Vec<Packed>, Vec<Packed>) {
+    let mut ends: Vec<usize> = game_ends
+        .iter()
+        .copied()
+        .filter(|&e| e <= positions.len())
+        .collect();
+    if ends.last() != Some(&positions.len()) {
+        ends.push(positions.len());
+    }
+    let want = val_count(positions.len(), params.val_fraction);
+    let mut order: Vec<usize> = (0..ends.len()).collect();
+    stream(params.seed, 1).shuffle(&mut order);
+    let mut held = vec![false; ends.len()];
+    let mut val_len = 0;
+    for g in order {
+        if val_len >= want {
+            break;
+        }
+        held[g] = true;
+        val_len += ends[g] - if g == 0 { 0 } else { ends[g - 1] };
+    }
+    let (mut train, mut val) = (Vec::with_capacity(positions.len() - val_len), Vec::new());
+    let mut start = 0;
+    for (g, &end) in ends.iter().enumerate() {
+        let end = end.max(start);
+        let side = if held[g] { &mut val } else { &mut train };
+        side.extend_from_slice(&positions[start..end]);
+        start = end;
+    }
+    (train, val)
+}
+
+/// Trains a network from a fresh initialisation on `positions`, split position by position
+/// by [`split`]; see [`fit_split`].
 pub fn fit(
     positions: Vec<Packed>,
     params: &TrainParams,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Fit, String> {
     params.validate()?;
-    let (mut train, val) = split(positions, params);
+    let (train, val) = split(positions, params);
+    fit_split(train, val, params, progress)
+}
+
+/// Trains a network from a fresh initialisation on `train`, reporting the loss on `val`
+/// after each epoch: `epochs` passes, each over the training positions shuffled anew, in
+/// batches, with AdamW and the step-drop schedule.
+pub fn fit_split(
+    mut train: Vec<Packed>,
+    val: Vec<Packed>,
+    params: &TrainParams,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Fit, String> {
+    params.validate()?;
     if train.is_empty() {
         return Err("no positions to train on".into());
     }
@@ -300,19 +356,21 @@ fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
 }
 
 /// A whole run: loads the chunks of `config.data` (damaged files skipped and reported),
-/// [`fit`]s, quantises (refusing a network that would overflow), and writes the network
+/// holds out whole games for validation ([`split_games`]), [`fit_split`]s, quantises (refusing a network that would overflow), and writes the network
 /// file, and the plot and summary if asked, each atomically.
 pub fn train(
     config: &TrainConfig,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<TrainReport, String> {
     config.params.validate()?;
-    let (positions, load) = load_dir(&config.data, config.params.threads)?;
+    let loaded = load_dir(&config.data, config.params.threads)?;
+    let load = loaded.report;
     progress(Progress::Loaded(&load));
-    if positions.is_empty() {
+    if loaded.positions.is_empty() {
         return Err(format!("no training positions found ({})", load.summary()));
     }
-    let fit = fit(positions, &config.params, progress)?;
+    let (train, val) = split_games(loaded.positions, &loaded.game_ends, &config.params);
+    let fit = fit_split(train, val, &config.params, progress)?;
     let network = fit
         .net
         .quantise()
