@@ -91,6 +91,29 @@ fn gradients_match_finite_differences() {
 }
 
 #[test]
+fn thread_counts_agree_on_the_gradient() {
+    let positions = random_positions(500, 4);
+    let net = spread_net(32, Activation::SCReLU, 5);
+    let mut one = vec![Gradients::zeros(32)];
+    let mut three = vec![Gradients::zeros(32); 3];
+    let l1 = batch_gradients(&net, &positions, 0.25, &mut one);
+    let l3 = batch_gradients(&net, &positions, 0.25, &mut three);
+    assert!((l1 - l3).abs() < 1e-9 * l1);
+    let (a, b) = (&one[0], &three[0]);
+    let pairs = a
+        .ft_weights
+        .iter()
+        .zip(&b.ft_weights)
+        .chain(a.ft_bias.iter().zip(&b.ft_bias))
+        .chain(a.out_weights.iter().zip(&b.out_weights))
+        .chain([(&a.out_bias, &b.out_bias)]);
+    let scale = a.out_weights.iter().fold(0.0f32, |m, g| m.max(g.abs()));
+    for (x, y) in pairs {
+        assert!((x - y).abs() <= 1e-5 * scale, "{x} vs {y}");
+    }
+}
+
+#[test]
 fn training_lowers_the_validation_loss() {
     let positions = random_positions(4000, 5);
     for activation in BOTH {
