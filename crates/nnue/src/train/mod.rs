@@ -140,7 +140,7 @@ impl TrainParams {
     pub fn json_fields(&self) -> Vec<(&'static str, String)> {
         vec![
             ("hidden", self.hidden.to_string()),
-            ("activation", format!("\"{}\"", self.activation.name())),
+            ("activation", report::json_str(self.activation.name())),
             ("epochs", self.epochs.to_string()),
             ("batch", self.batch.to_string()),
             ("lr", self.lr.to_string()),
@@ -399,7 +399,7 @@ pub fn train(
         let dirs: Vec<String> = config
             .data
             .iter()
-            .map(|d| format!("{:?}", d.display().to_string()))
+            .map(|d| report::json_str(&d.display().to_string()))
             .collect();
         settings.push(("data", format!("[{}]", dirs.join(", "))));
         write_file(path, report.to_json(&settings).as_bytes())?;
