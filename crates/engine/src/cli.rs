@@ -39,6 +39,9 @@ pub enum Command {
     /// Play self-play games at fixed nodes per move and write them as training data
     /// (resumable, deterministic for a seed).
     Datagen(crate::datagen::DatagenArgs),
+    /// Train a network on self-play data (the `(768 -> H) x 2 -> 1` NNUE) and write it
+    /// quantised, with a plot of the losses.
+    Train(crate::train_cmd::TrainArgs),
 }
 
 /// `engram hash ...`.
@@ -197,6 +200,7 @@ impl Command {
             Command::Hash(hash) => hash.run(),
             Command::Analyse(args) => args.run(),
             Command::Datagen(args) => args.run().map(|summary| println!("{summary}")),
+            Command::Train(args) => args.run(),
         }
     }
 }

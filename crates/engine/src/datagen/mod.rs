@@ -103,10 +103,12 @@ impl DatagenArgs {
         let manifest_path = dir.join("run.txt");
         let manifest = self.manifest();
         match std::fs::read_to_string(&manifest_path) {
-            Ok(old) if old != manifest => return Err(format!(
+            Ok(old) if old != manifest => {
+                return Err(format!(
                 "{} holds a run with other settings:\n{old}(this command's settings:\n{manifest})",
                 dir.display()
-            )),
+            ))
+            }
             Ok(_) => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 engram_tt::write_atomic(&manifest_path, |f| {
