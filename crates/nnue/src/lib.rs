@@ -1,5 +1,6 @@
 //! Engram's learned evaluation: an efficiently updatable neural network (NNUE).
 //!
+//! - [`accumulator`]: the vectorised accumulator updates, refresh and output layer.
 //! - [`features`]: the 768 inputs per perspective (piece × square).
 //! - [`net`]: the quantised network `(768 → H) × 2 → 1` and its validated file format.
 //! - [`data`]: self-play games stored as moves and scores (3 bytes a position), and the
@@ -7,10 +8,12 @@
 //! - [`train`]: the trainer (float network, AdamW on CPU threads, quantisation).
 #![deny(missing_docs)]
 
+pub mod accumulator;
 pub mod data;
 pub mod features;
 pub mod net;
 pub mod train;
 
+pub use accumulator::Simd;
 pub use features::INPUTS;
 pub use net::{Activation, NetError, Network};

@@ -33,7 +33,8 @@
 //!
 //! Payload: feature-transformer weights `i16[768][H]` (feature-major: one feature's column of
 //! H weights is contiguous, the unit of an incremental update), its bias `i16[H]`, output
-//! weights `i16[2H]` (side to move's half first), output bias `i32`.
+//! weights `i16[2H]` (side to move's half first), output bias `i32`. A SCReLU network's
+//! output weights are within ±128 (the trainer clips them; inference relies on it).
 
 use crate::features::{self, INPUTS};
 use engram_chess::{Board, Color};
@@ -304,6 +305,14 @@ impl Network {
         let ft_bias = take(hidden);
         let out_weights = take(2 * hidden);
         let out_bias = i32::from_le_bytes(payload[expected - 4..].try_into().expect("4 bytes"));
+        let limit = crate::accumulator::MADD_WEIGHT_MAX;
+        if activation == Activation::SCReLU
+            && out_weights.iter().any(|w| !(-limit..=limit).contains(w))
+        {
+            return Err(NetError::Shape(format!(
+                "an SCReLU output weight beyond ±{limit} (the trainer clips them)"
+            )));
+        }
         Ok(Network {
             hidden,
             activation,

@@ -1,0 +1,167 @@
+//! Every primitive, portable and AVX2, against plain scalar code on random data.
+
+use super::*;
+use crate::net::Network;
+use crate::INPUTS;
+
+/// A small deterministic generator (splitmix64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn range(&mut self, lo: i32, hi: i32) -> i16 {
+        (lo + (self.next() % (hi - lo + 1) as u64) as i32) as i16
+    }
+
+    fn vec(&mut self, n: usize, lo: i32, hi: i32) -> Vec<i16> {
+        (0..n).map(|_| self.range(lo, hi)).collect()
+    }
+}
+
+const SIZES: [usize; 4] = [16, 128, 256, 512];
+const BOTH: [Simd; 2] = [Simd::Portable, Simd::Avx2];
+
+fn random_net(rng: &mut Rng, h: usize, activation: Activation) -> Network {
+    let mut net = Network::zeros(h, activation);
+    net.ft_weights = rng.vec(INPUTS * h, -200, 200);
+    net.ft_bias = rng.vec(h, -300, 300);
+    net.out_weights = rng.vec(2 * h, -128, 128);
+    net.out_bias = rng.next() as i32 % 100_000;
+    net
+}
+
+#[test]
+fn updates_match_scalar() {
+    let mut rng = Rng(1);
+    for h in SIZES {
+        for _ in 0..20 {
+            // Full i16 range: arithmetic wraps the same way everywhere.
+            let input = rng.vec(h, -32768, 32767);
+            let cols: Vec<Vec<i16>> = (0..4).map(|_| rng.vec(h, -32768, 32767)).collect();
+            let expect = |adds: &[usize], subs: &[usize]| -> Vec<i16> {
+                (0..h)
+                    .map(|k| {
+                        let mut v = input[k];
+                        for &a in adds {
+                            v = v.wrapping_add(cols[a][k]);
+                        }
+                        for &s in subs {
+                            v = v.wrapping_sub(cols[s][k]);
+                        }
+                        v
+                    })
+                    .collect()
+            };
+            for simd in BOTH {
+                let mut acc = input.clone();
+                simd.add_column(&mut acc, &cols[0]);
+                assert_eq!(acc, expect(&[0], &[]), "{simd:?} add {h}");
+                let mut acc = input.clone();
+                simd.sub_column(&mut acc, &cols[0]);
+                assert_eq!(acc, expect(&[], &[0]), "{simd:?} sub {h}");
+                let mut out = vec![0; h];
+                simd.add_sub(&mut out, &input, &cols[0], &cols[1]);
+                assert_eq!(out, expect(&[0], &[1]), "{simd:?} add_sub {h}");
+                simd.add_sub_sub(&mut out, &input, &cols[0], &cols[1], &cols[2]);
+                assert_eq!(out, expect(&[0], &[1, 2]), "{simd:?} add_sub_sub {h}");
+                simd.add_add_sub_sub(&mut out, &input, [&cols[0], &cols[1]], [&cols[2], &cols[3]]);
+                assert_eq!(
+                    out,
+                    expect(&[0, 1], &[2, 3]),
+                    "{simd:?} add_add_sub_sub {h}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn refresh_matches_scalar() {
+    let mut rng = Rng(2);
+    for h in SIZES {
+        let net = random_net(&mut rng, h, Activation::SCReLU);
+        for n in [0, 1, 2, 17, 32] {
+            let features: Vec<usize> = (0..n).map(|_| rng.next() as usize % INPUTS).collect();
+            let mut expect = net.ft_bias.clone();
+            for &f in &features {
+                for (e, &w) in expect.iter_mut().zip(net.column(f)) {
+                    *e = e.wrapping_add(w);
+                }
+            }
+            for simd in BOTH {
+                let mut acc = vec![7; h];
+                simd.refresh(&mut acc, &net, &features);
+                assert_eq!(acc, expect, "{simd:?} refresh {h} with {n} features");
+            }
+        }
+    }
+}
+
+#[test]
+fn output_matches_scalar() {
+    let mut rng = Rng(3);
+    for h in SIZES {
+        for activation in [Activation::CReLU, Activation::SCReLU] {
+            let mut net = random_net(&mut rng, h, activation);
+            for round in 0..20 {
+                if round == 10 {
+                    // Extremes: every weight at its limit, accumulators saturated.
+                    let w = if activation == Activation::SCReLU {
+                        MADD_WEIGHT_MAX
+                    } else {
+                        i16::MAX
+                    };
+                    net.out_weights.fill(w);
+                }
+                let stm = rng.vec(h, -400, 700);
+                let ntm = if round >= 10 {
+                    vec![i16::MAX; h]
+                } else {
+                    rng.vec(h, -400, 700)
+                };
+                let expect = net.output_scalar(&stm, &ntm);
+                for simd in BOTH {
+                    assert_eq!(
+                        simd.output(&net, &stm, &ntm),
+                        expect,
+                        "{simd:?} {activation:?} {h} round {round}"
+                    );
+                }
+                assert_eq!(output(&net, &stm, &ntm), expect);
+            }
+        }
+    }
+}
+
+#[test]
+fn large_hidden_sizes_do_not_overflow() {
+    // 4096 saturated values at the weight limit: the i32 lanes are flushed per block.
+    let h = crate::net::MAX_HIDDEN;
+    let mut net = Network::zeros(h, Activation::SCReLU);
+    net.out_weights.fill(MADD_WEIGHT_MAX);
+    let acc = vec![QA as i16; h];
+    for simd in BOTH {
+        assert_eq!(simd.output(&net, &acc, &acc), net.output_scalar(&acc, &acc));
+    }
+}
+
+#[test]
+fn detection_is_cached() {
+    let first = has_avx2();
+    assert_eq!(has_avx2(), first);
+    assert_eq!(Simd::detect() == Simd::Avx2, first);
+}
+
+#[test]
+#[should_panic(expected = "multiple of 16")]
+fn lengths_are_checked() {
+    let mut acc = vec![0; 8];
+    add_column(&mut acc, &[0; 8]);
+}
