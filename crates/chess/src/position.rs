@@ -28,6 +28,14 @@ impl Position {
         self.boards.last().expect("a position always has a board")
     }
 
+    /// Every board of the history, the first position first and the current one last:
+    /// `boards()[i]` is the board after `moves()[..i]` (so `boards().len() == ply() + 1`).
+    /// Per-ply caches such as NNUE accumulators can be indexed like it.
+    #[inline]
+    pub fn boards(&self) -> &[Board] {
+        &self.boards
+    }
+
     /// The number of moves (including null moves) played since the start.
     #[inline]
     pub fn ply(&self) -> usize {
