@@ -6,6 +6,7 @@
 //! - [`data`]: self-play games stored as moves and scores (3 bytes a position), and the
 //!   32-byte positions the trainer reads.
 //! - [`train`]: the trainer (float network, AdamW on CPU threads, quantisation).
+//! - [`random`]: seeded random networks for tests, benchmarks and placeholders.
 #![deny(missing_docs)]
 
 pub mod accumulator;
@@ -13,6 +14,7 @@ pub mod data;
 pub mod features;
 pub mod net;
 pub mod train;
+pub mod random;
 
 pub use accumulator::Simd;
 pub use features::INPUTS;
