@@ -73,7 +73,7 @@ pub const POSITIONS: &[&str] = &[
 ];
 
 /// How to run the bench.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Config {
     /// Search depth per position.
     pub depth: i32,
@@ -89,6 +89,10 @@ pub struct Config {
     pub lazy_smp: bool,
     /// Enhanced transposition cutoffs.
     pub etc: bool,
+    /// Evaluate with the network (`Use NNUE`).
+    pub nnue: bool,
+    /// The network file (`EvalFile`); `None`: the embedded network.
+    pub eval_file: Option<std::path::PathBuf>,
 }
 
 impl Default for Config {
@@ -101,6 +105,8 @@ impl Default for Config {
             private_tt: false,
             lazy_smp: false,
             etc: crate::options::ETC_DEFAULT,
+            nnue: crate::options::NNUE_DEFAULT,
+            eval_file: None,
         }
     }
 }
@@ -108,6 +114,13 @@ impl Default for Config {
 /// Runs the bench with a fresh table and returns `(nodes, milliseconds)`. With one thread
 /// the node count is deterministic.
 pub fn run(cfg: Config, verbose: bool) -> Result<(u64, u128), String> {
+    let nnue = match (&cfg.eval_file, cfg.nnue) {
+        (_, false) => None,
+        (None, true) => Some(crate::eval::nnue::default_net()),
+        (Some(path), true) => Some(Arc::new(
+            engram_nnue::Network::load(path).map_err(|e| e.to_string())?,
+        )),
+    };
     let tt = Arc::new(Table::new(cfg.hash).map_err(|e| e.to_string())?);
     let mut pool = Pool::new(cfg.threads, tt, Arc::new(Control::default()));
     pool.set_use_tt(cfg.use_tt);
@@ -126,6 +139,7 @@ pub fn run(cfg: Config, verbose: bool) -> Result<(u64, u128), String> {
             multipv: 1,
             lazy_smp: cfg.lazy_smp,
             etc: cfg.etc,
+            nnue: nnue.clone(),
             ..SearchLimits::default()
         };
         let lap = Instant::now();

@@ -138,7 +138,8 @@ pub struct PerftArgs {
     pub threads: usize,
 }
 
-/// `engram bench [depth] [--no-tt] [--threads N] [--hash MiB] [--private-tt] [--lazy-smp]`.
+/// `engram bench [depth] [--no-tt] [--threads N] [--hash MiB] [--private-tt] [--lazy-smp]
+/// [--etc BOOL] [--nnue BOOL] [--eval-file PATH]`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
     /// Search depth per position.
@@ -175,6 +176,12 @@ pub struct BenchArgs {
     /// Enhanced transposition cutoffs (the UCI option `ETC`).
     #[arg(long, value_name = "BOOL", default_value_t = crate::options::ETC_DEFAULT, action = clap::ArgAction::Set)]
     pub etc: bool,
+    /// Evaluate with the network (the UCI option `Use NNUE`).
+    #[arg(long, value_name = "BOOL", default_value_t = crate::options::NNUE_DEFAULT, action = clap::ArgAction::Set)]
+    pub nnue: bool,
+    /// The network file for `--nnue true` (the UCI option `EvalFile`; default: embedded).
+    #[arg(long, value_name = "PATH")]
+    pub eval_file: Option<std::path::PathBuf>,
 }
 
 impl Cli {
@@ -237,6 +244,8 @@ impl BenchArgs {
             private_tt: self.private_tt,
             lazy_smp: self.lazy_smp,
             etc: self.etc,
+            nnue: self.nnue,
+            eval_file: self.eval_file.clone(),
         }
     }
 }
@@ -299,6 +308,7 @@ mod tests {
             (got.private_tt, got.lazy_smp),
             (want.private_tt, want.lazy_smp)
         );
+        assert_eq!((got.nnue, got.eval_file), (want.nnue, want.eval_file));
     }
 
     #[test]
@@ -334,6 +344,13 @@ mod tests {
         let c = args.config();
         assert_eq!((c.depth, c.use_tt, c.threads, c.hash), (9, false, 2, 64));
         assert!(c.private_tt && c.lazy_smp);
+        let cli = parse(&["bench", "--nnue", "true", "--eval-file", "x.nnue", "5"]).unwrap();
+        let Some(Command::Bench(args)) = cli.command else {
+            panic!("not bench");
+        };
+        let c = args.config();
+        assert!(c.nnue);
+        assert_eq!(c.eval_file, Some("x.nnue".into()));
     }
 
     #[test]

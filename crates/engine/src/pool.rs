@@ -397,6 +397,7 @@ impl Pool {
                 multipv: 1,
                 lazy_smp: limits.lazy_smp,
                 etc: limits.etc,
+                nnue: limits.nnue.clone(),
                 ..SearchLimits::default()
             };
             let _ = w.tx.send(Msg::Helper {

@@ -4,13 +4,14 @@
 //! `isready`, `stop`, `ponderhit` and `quit` take effect while it runs. Bad input never panics
 //! and never exits: it gets `info string error: ...` and the state stays as it was.
 
-use crate::eval::Evaluator;
+use crate::eval::{nnue, Evaluator};
 use crate::options::{self, Setting};
 use crate::pool::Pool;
 use crate::search::{Control, SearchLimits};
 use crate::time::Clock;
 use crate::{bench, hashfile, perft};
 use engram_chess::{Board, Color, Position, STARTPOS};
+use engram_nnue::Network;
 use engram_tt::Table;
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::Ordering;
@@ -41,6 +42,10 @@ pub struct Options {
     pub never_clear_hash: bool,
     /// `ETC`: enhanced transposition cutoffs.
     pub etc: bool,
+    /// `EvalFile`: the network file loaded (empty: the embedded network).
+    pub eval_file: String,
+    /// `Use NNUE`: evaluate with the network.
+    pub use_nnue: bool,
 }
 
 impl Options {
@@ -67,6 +72,8 @@ impl Default for Options {
             hash_file: String::new(),
             never_clear_hash: false,
             etc: options::ETC_DEFAULT,
+            eval_file: String::new(),
+            use_nnue: options::NNUE_DEFAULT,
         }
     }
 }
@@ -77,6 +84,8 @@ pub struct Engine {
     pool: Pool,
     position: Position,
     options: Options,
+    /// The network `EvalFile` loaded (the embedded one at first).
+    net: Arc<Network>,
 }
 
 fn error(msg: impl AsRef<str>) {
@@ -104,6 +113,7 @@ impl Engine {
             pool,
             position: Position::new(Board::startpos()),
             options,
+            net: crate::eval::nnue::default_net(),
         }
     }
 
@@ -175,9 +185,14 @@ impl Engine {
                     return true;
                 }
                 let b = *self.position.board();
+                let mut eval = Evaluator::default();
+                println!("Static eval: {} cp (side to move)", eval.evaluate(&b));
+                eval.configure(Some(&self.net));
                 println!(
-                    "Static eval: {} cp (side to move)",
-                    Evaluator::default().evaluate(&b)
+                    "NNUE eval: {} cp (side to move; {}, {})",
+                    eval.evaluate_position(&self.position),
+                    self.net_name(),
+                    nnue::describe(&self.net)
                 );
             }
             "bench" => {
@@ -197,6 +212,10 @@ impl Engine {
                 };
                 if let Err(e) = bench::print(bench::Config {
                     depth,
+                    nnue: self.options.use_nnue,
+                    eval_file: Some(&self.options.eval_file)
+                        .filter(|f| !f.is_empty())
+                        .map(Into::into),
                     ..bench::Config::default()
                 }) {
                     error(e);
@@ -319,6 +338,7 @@ impl Engine {
             move_overhead: self.options.move_overhead,
             lazy_smp: self.options.lazy_smp,
             etc: self.options.etc,
+            nnue: self.options.use_nnue.then(|| self.net.clone()),
             ..SearchLimits::default()
         };
         let mut clock = Clock::default();
@@ -450,6 +470,8 @@ impl Engine {
             }
             Setting::NeverClearHash(on) => self.options.never_clear_hash = on,
             Setting::Etc(on) => self.options.etc = on,
+            Setting::EvalFile(path) => return self.set_eval_file(path),
+            Setting::UseNnue(on) => self.options.use_nnue = on,
             Setting::ReplacementAge(k) => {
                 if k != self.options.replacement_age {
                     self.options.replacement_age = k;
@@ -470,6 +492,35 @@ impl Engine {
             }
         }
         Ok(())
+    }
+
+    /// Loads the network `path` (empty: the embedded one). A bad file is an error that keeps
+    /// the current network.
+    fn set_eval_file(&mut self, path: String) -> Result<(), String> {
+        self.net = if path.is_empty() {
+            nnue::default_net()
+        } else {
+            Arc::new(
+                Network::load(path.as_ref())
+                    .map_err(|e| format!("{e}; the network stays {}", self.net_name()))?,
+            )
+        };
+        self.options.eval_file = path;
+        println!(
+            "info string NNUE evaluation using {} ({})",
+            self.net_name(),
+            nnue::describe(&self.net)
+        );
+        Ok(())
+    }
+
+    /// The current network's name: its file, or `<embedded>`.
+    fn net_name(&self) -> &str {
+        if self.options.eval_file.is_empty() {
+            "<embedded>"
+        } else {
+            &self.options.eval_file
+        }
     }
 
     /// The `Hash File` path, or an error if none was set.

@@ -97,6 +97,7 @@ impl Session {
             multipv: limits.multipv,
             clock,
             reporter: Some(Reporter::new(report)),
+            nnue: crate::eval::nnue::default_choice(),
             ..SearchLimits::default()
         };
         self.pool.search(pos, search_limits)

@@ -1,16 +1,31 @@
 //! Hand-crafted, tapered evaluation: material and piece-square tables (PeSTO), mobility, pawn
 //! structure (cached in the pawn hash table), king safety, bishop pair, rooks on open files,
 //! and simple endgame knowledge (drawish material, driving a lone king to the edge).
+//!
+//! Or the network (`nnue.rs`): [`Evaluator::evaluate_position`], which the search calls,
+//! uses the NNUE when [`Evaluator::use_nnue`] is on, with the thread's lazily updated
+//! accumulators; [`Evaluator::evaluate`] is the hand-crafted evaluation of one board.
+//!
+//! | file | holds |
+//! |---|---|
+//! | `mod.rs` | the hand-crafted evaluation and the [`Evaluator`] the search calls |
+//! | `pawns.rs` | pawn structure and its hash table |
+//! | `psqt.rs` | material and piece-square tables (PeSTO) |
+//! | `nnue.rs` | the embedded network and the per-thread accumulator stack |
 
+pub mod nnue;
 pub mod pawns;
 pub mod psqt;
 
 use engram_chess::attacks::{
     bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
 };
-use engram_chess::{Bitboard, Board, Color, File, PieceKind, Square};
+use engram_chess::{Bitboard, Board, Color, File, PieceKind, Position, Square};
+use engram_nnue::Network;
+use nnue::Accumulators;
 pub use pawns::PawnTable;
 use psqt::{psqt, PHASE, S};
+use std::sync::Arc;
 
 /// Mobility: (per square, baseline count) for knight, bishop, rook, queen.
 const MOBILITY: [(S, i32); 4] = [(S(4, 4), 4), (S(4, 5), 6), (S(2, 4), 6), (S(1, 3), 12)];
@@ -22,11 +37,29 @@ const ROOK_SEMI_OPEN: S = S(12, 6);
 const PASSED_FREE: S = S(5, 25);
 const TEMPO: i32 = 10;
 
-/// Everything the evaluation needs besides the board: the pawn hash table.
-#[derive(Default)]
+/// Largest NNUE evaluation, in centipawns: well inside the search's non-mate scores (and the
+/// table's `i16`), whatever the network says.
+pub const NNUE_LIMIT: i32 = 20_000;
+
+/// Everything the evaluation needs besides the position: the pawn hash table, and the
+/// network with this thread's accumulators.
 pub struct Evaluator {
     /// The pawn-structure cache.
     pub pawns: PawnTable,
+    /// Evaluate with the network instead of the hand-crafted evaluation.
+    pub use_nnue: bool,
+    /// The network and its accumulator stack.
+    nnue: Accumulators,
+}
+
+impl Default for Evaluator {
+    fn default() -> Self {
+        Evaluator {
+            pawns: PawnTable::default(),
+            use_nnue: false,
+            nnue: Accumulators::new(nnue::default_net()),
+        }
+    }
 }
 
 /// The non-pawn material of `color` (middlegame values), used by search and scaling.
@@ -55,6 +88,44 @@ fn king_distance(a: Square, b: Square) -> i32 {
 }
 
 impl Evaluator {
+    /// Evaluates with `net`, or with the hand-crafted evaluation for `None` (how
+    /// [`crate::search::SearchLimits::nnue`] reaches each search thread).
+    pub fn configure(&mut self, net: Option<&Arc<Network>>) {
+        self.use_nnue = net.is_some();
+        if let Some(net) = net {
+            self.nnue.set_network(net.clone());
+        }
+    }
+
+    /// The network in use (when [`Evaluator::use_nnue`] is on).
+    pub fn network(&self) -> &Arc<Network> {
+        self.nnue.network()
+    }
+
+    /// Forgets the cached pawn structures and accumulators.
+    pub fn clear(&mut self) {
+        self.pawns.clear();
+        self.nnue.clear();
+    }
+
+    /// The static evaluation of `pos`'s current board in centipawns, side to move's view:
+    /// the network's (within ±[`NNUE_LIMIT`]) if [`Evaluator::use_nnue`], else the
+    /// hand-crafted one. Insufficient material is 0 either way.
+    pub fn evaluate_position(&mut self, pos: &Position) -> i32 {
+        if !self.use_nnue {
+            return self.evaluate(pos.board());
+        }
+        if pos.board().is_insufficient_material() {
+            return 0;
+        }
+        self.nnue_raw(pos).clamp(-NNUE_LIMIT, NNUE_LIMIT)
+    }
+
+    /// The network's evaluation of `pos`, unclamped (what `Network::evaluate_scalar` gives).
+    pub fn nnue_raw(&mut self, pos: &Position) -> i32 {
+        self.nnue.evaluate(pos.boards())
+    }
+
     /// The static evaluation of `board` in centipawns, from the side to move's point of view.
     pub fn evaluate(&mut self, board: &Board) -> i32 {
         if board.is_insufficient_material() {

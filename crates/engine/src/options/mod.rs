@@ -115,6 +115,10 @@ pub enum Setting {
     NeverClearHash(bool),
     /// `ETC`: enhanced transposition cutoffs.
     Etc(bool),
+    /// `EvalFile`: the network file to load (empty: the embedded network).
+    EvalFile(String),
+    /// `Use NNUE`: evaluate with the network instead of the hand-crafted evaluation.
+    UseNnue(bool),
     /// An option from the `extra` declarations (see [`extra`]), by its declared name.
     Extra {
         /// The declared name.
@@ -152,6 +156,11 @@ const NEVER_CLEAR_HASH: &str = "Never Clear Hash";
 const ETC: &str = "ETC";
 /// Whether enhanced transposition cutoffs are on by default (see the README's measurements).
 pub const ETC_DEFAULT: bool = false;
+const EVAL_FILE: &str = "EvalFile";
+const USE_NNUE: &str = "Use NNUE";
+/// Whether `Use NNUE` is on by default: off until a trained network wins its match (the
+/// embedded one is a placeholder).
+pub const NNUE_DEFAULT: bool = false;
 
 /// The table policy named `name` (one of [`REPLACEMENT_VARS`]) with age weight `age`
 /// (used by `Buckets` and `LineBuckets`).
@@ -272,6 +281,18 @@ pub const OPTIONS: &[Declaration] = &[
             default: ETC_DEFAULT,
         },
         doc: "enhanced transposition cutoffs: a node looks up its children before searching them (see \"Enhanced transposition cutoffs\")",
+    },
+    Declaration {
+        name: EVAL_FILE,
+        kind: Kind::String { default: "" },
+        doc: "the NNUE network file (empty: the embedded network); a bad file gets an error and the current network stays",
+    },
+    Declaration {
+        name: USE_NNUE,
+        kind: Kind::Check {
+            default: NNUE_DEFAULT,
+        },
+        doc: "evaluate with the network (`EvalFile`) instead of the hand-crafted evaluation",
     },
 ];
 
@@ -608,6 +629,8 @@ fn setting(name: &'static str, value: Value) -> Setting {
         (LOAD_HASH, Value::Button) => Setting::LoadHash,
         (NEVER_CLEAR_HASH, Value::Check(b)) => Setting::NeverClearHash(b),
         (ETC, Value::Check(b)) => Setting::Etc(b),
+        (EVAL_FILE, Value::String(s)) => Setting::EvalFile(s),
+        (USE_NNUE, Value::Check(b)) => Setting::UseNnue(b),
         (name, value) => Setting::Extra { name, value },
     }
 }

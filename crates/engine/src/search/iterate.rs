@@ -24,6 +24,7 @@ impl Searcher {
         self.unwind = None;
         self.was_pondering = self.control.pondering.load(Ordering::Relaxed);
         self.timer = Timer::new(time::allocate(&limits.clock, limits.move_overhead));
+        self.eval.configure(limits.nnue.as_ref());
         self.limits = limits;
         self.killers.fill([Move::NULL; 2]);
         self.splits.clear();

@@ -93,6 +93,9 @@ pub struct SearchLimits {
     pub lazy_smp: bool,
     /// Enhanced transposition cutoffs (`etc.rs`): children's entries may cut a node.
     pub etc: bool,
+    /// The network to evaluate with (`Use NNUE`, `EvalFile`); `None`: the hand-crafted
+    /// evaluation.
+    pub nnue: Option<Arc<engram_nnue::Network>>,
     /// Where the main thread sends each iteration's [`report::Info`] instead of printing
     /// UCI `info` lines (`engram analyse`); `None` prints them.
     pub reporter: Option<report::Reporter>,
@@ -265,7 +268,7 @@ impl Searcher {
     /// Forgets all learned statistics (for `ucinewgame`).
     pub fn clear(&mut self) {
         self.history.clear();
-        self.eval.pawns.clear();
+        self.eval.clear();
         self.killers.fill([Move::NULL; 2]);
     }
 

@@ -62,7 +62,7 @@ impl Searcher {
             return if board.in_check() {
                 0
             } else {
-                self.eval.evaluate(&board)
+                self.eval.evaluate_position(&self.pos)
             };
         }
         // Mate distance pruning.
@@ -89,7 +89,9 @@ impl Searcher {
         let (static_eval, eval) = if in_check {
             (-INF, -INF)
         } else {
-            let e = tt.eval().unwrap_or_else(|| self.eval.evaluate(&board));
+            let e = tt
+                .eval()
+                .unwrap_or_else(|| self.eval.evaluate_position(&self.pos));
             (e, tt.refine(e))
         };
         self.stack[ply + OFF].eval = static_eval;

@@ -27,7 +27,7 @@ impl Searcher {
             return if in_check {
                 0
             } else {
-                self.eval.evaluate(&board)
+                self.eval.evaluate_position(&self.pos)
             };
         }
 
@@ -44,7 +44,9 @@ impl Searcher {
         let mut static_eval = -INF;
         if !in_check {
             // Stand pat: the side to move need not capture.
-            static_eval = tt.eval().unwrap_or_else(|| self.eval.evaluate(&board));
+            static_eval = tt
+                .eval()
+                .unwrap_or_else(|| self.eval.evaluate_position(&self.pos));
             best = static_eval;
             if best >= beta {
                 return best;

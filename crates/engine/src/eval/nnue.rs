@@ -1,0 +1,232 @@
+//! The NNUE evaluation in the search: the embedded default network, and each thread's
+//! stack of accumulators, updated lazily and incrementally.
+//!
+//! The stack is indexed like the [`engram_chess::Position`]'s boards: entry `n` holds White's and Black's
+//! accumulators for `boards()[n]`, with that board's key. Make and unmake need no hook: to
+//! evaluate board `n`, [`Accumulators::evaluate`] uses entry `n` if its key matches, else
+//! walks back to the nearest matching entry `j ≥ n − MAX_WALK` and brings it forward one
+//! board at a time. Each step's change comes from diffing the two boards' twelve piece
+//! bitboards (a piece leaves where it was and not now, arrives where it is and was not),
+//! which is right by construction for captures, en passant, castling (Chess960 too),
+//! promotions and null moves (no change). Without a close enough entry the board's
+//! accumulators are computed from scratch. A new network invalidates every entry.
+
+use engram_chess::{Bitboard, Board, Color, Piece, PieceKind, Square};
+use engram_nnue::{features, Network, Simd};
+use std::sync::{Arc, LazyLock};
+
+/// The embedded default network's file image (`crates/engine/nets/default.nnue`).
+pub static DEFAULT_NET_BYTES: &[u8] = include_bytes!("../../nets/default.nnue");
+
+static DEFAULT_NET: LazyLock<Arc<Network>> = LazyLock::new(|| {
+    Arc::new(
+        Network::from_bytes(DEFAULT_NET_BYTES).expect("the embedded network is valid (tested)"),
+    )
+});
+
+/// The embedded default network, parsed once.
+pub fn default_net() -> Arc<Network> {
+    DEFAULT_NET.clone()
+}
+
+/// The network a search uses when nothing was configured: the embedded one if
+/// [`crate::options::NNUE_DEFAULT`] is on, else none (the hand-crafted evaluation).
+pub fn default_choice() -> Option<Arc<Network>> {
+    crate::options::NNUE_DEFAULT.then(default_net)
+}
+
+/// `768->H x2, activation`: a network's shape, as `info string` reports it.
+pub fn describe(net: &Network) -> String {
+    format!("768->{} x2, {}", net.hidden, net.activation.name())
+}
+
+/// Boards an incremental update may walk back before a refresh is cheaper.
+pub const MAX_WALK: usize = 16;
+
+/// Pieces that left (`subs`) and arrived (`adds`) between two boards; more than the
+/// capacity only between boards that are not one move apart.
+struct Delta {
+    adds: [(Piece, Square); 4],
+    subs: [(Piece, Square); 4],
+    n_adds: usize,
+    n_subs: usize,
+}
+
+impl Delta {
+    /// The change from `before` to `after`, or `None` if it is too large to be one move.
+    fn between(before: &Board, after: &Board) -> Option<Delta> {
+        let mut d = Delta {
+            adds: [(Piece::new(Color::White, PieceKind::Pawn), Square::A1); 4],
+            subs: [(Piece::new(Color::White, PieceKind::Pawn), Square::A1); 4],
+            n_adds: 0,
+            n_subs: 0,
+        };
+        for color in Color::ALL {
+            for kind in PieceKind::ALL {
+                let (b, a) = (before.colored(color, kind), after.colored(color, kind));
+                if b == a {
+                    continue;
+                }
+                let piece = Piece::new(color, kind);
+                for (set, list, n) in [
+                    (b & !a, &mut d.subs, &mut d.n_subs),
+                    (a & !b, &mut d.adds, &mut d.n_adds),
+                ] {
+                    for sq in set {
+                        if *n == list.len() {
+                            return None;
+                        }
+                        list[*n] = (piece, sq);
+                        *n += 1;
+                    }
+                }
+            }
+        }
+        Some(d)
+    }
+}
+
+/// One thread's accumulator stack for one network.
+pub struct Accumulators {
+    net: Arc<Network>,
+    simd: Simd,
+    /// Entry `i`: White's accumulator then Black's, `2H` values from `2H · i`.
+    data: Vec<i16>,
+    /// Entry `i`'s board key, if the entry is valid.
+    keys: Vec<Option<u64>>,
+}
+
+impl Accumulators {
+    /// An empty stack for `net` (entries are allocated as boards are evaluated).
+    pub fn new(net: Arc<Network>) -> Accumulators {
+        Accumulators {
+            net,
+            simd: Simd::detect(),
+            data: Vec::new(),
+            keys: Vec::new(),
+        }
+    }
+
+    /// The network in use.
+    pub fn network(&self) -> &Arc<Network> {
+        &self.net
+    }
+
+    /// Switches to `net` (the same `Arc` keeps every entry; another invalidates them all).
+    pub fn set_network(&mut self, net: Arc<Network>) {
+        if !Arc::ptr_eq(&self.net, &net) {
+            self.net = net;
+            self.data.clear();
+            self.keys.clear();
+        }
+    }
+
+    /// Forgets every entry.
+    pub fn clear(&mut self) {
+        self.keys.fill(None);
+    }
+
+    /// The network's evaluation of the last of `boards` (a position's history, as
+    /// [`engram_chess::Position::boards`] gives it) in centipawns, side to move's view.
+    pub fn evaluate(&mut self, boards: &[Board]) -> i32 {
+        let n = boards.len() - 1;
+        let h = self.net.hidden;
+        if self.keys.len() <= n {
+            let len = (n + 1).next_power_of_two().max(64);
+            self.keys.resize(len, None);
+            self.data.resize(len * 2 * h, 0);
+        }
+        if self.keys[n] != Some(boards[n].key()) {
+            let lowest = n.saturating_sub(MAX_WALK);
+            let start = (lowest..n)
+                .rev()
+                .find(|&j| self.keys[j] == Some(boards[j].key()));
+            let mut done = false;
+            if let Some(j) = start {
+                done = (j + 1..=n).all(|i| self.step(&boards[i - 1], &boards[i], i));
+            }
+            if !done {
+                self.refresh(&boards[n], n);
+            }
+        }
+        let entry = &self.data[2 * h * n..2 * h * (n + 1)];
+        let (white, black) = entry.split_at(h);
+        let (stm, ntm) = match boards[n].side_to_move() {
+            Color::White => (white, black),
+            Color::Black => (black, white),
+        };
+        self.simd.output(&self.net, stm, ntm)
+    }
+
+    /// Entry `i` from entry `i − 1` and the change between their boards; `false` (entry
+    /// left invalid) if the boards are not one move apart.
+    fn step(&mut self, before: &Board, after: &Board, i: usize) -> bool {
+        let Some(d) = Delta::between(before, after) else {
+            self.keys[i] = None;
+            return false;
+        };
+        let h = self.net.hidden;
+        let (lower, upper) = self.data.split_at_mut(2 * h * i);
+        let input = &lower[2 * h * (i - 1)..];
+        let out = &mut upper[..2 * h];
+        let net = &*self.net;
+        for (p, color) in Color::ALL.into_iter().enumerate() {
+            let input = &input[p * h..(p + 1) * h];
+            let out = &mut out[p * h..(p + 1) * h];
+            let col =
+                |&(piece, sq): &(Piece, Square)| net.column(features::index(color, piece, sq));
+            let adds = &d.adds[..d.n_adds];
+            let subs = &d.subs[..d.n_subs];
+            match (adds, subs) {
+                ([a], [s]) => self.simd.add_sub(out, input, col(a), col(s)),
+                ([a], [s1, s2]) => self.simd.add_sub_sub(out, input, col(a), col(s1), col(s2)),
+                ([a1, a2], [s1, s2]) => {
+                    self.simd
+                        .add_add_sub_sub(out, input, [col(a1), col(a2)], [col(s1), col(s2)])
+                }
+                _ => {
+                    out.copy_from_slice(input);
+                    for a in adds {
+                        self.simd.add_column(out, col(a));
+                    }
+                    for s in subs {
+                        self.simd.sub_column(out, col(s));
+                    }
+                }
+            }
+        }
+        self.keys[i] = Some(after.key());
+        true
+    }
+
+    /// Entry `i` from scratch for `board`.
+    fn refresh(&mut self, board: &Board, i: usize) {
+        let h = self.net.hidden;
+        let mut features = [0usize; 32];
+        for (p, color) in Color::ALL.into_iter().enumerate() {
+            let mut n = 0;
+            let mut extra = Bitboard::EMPTY;
+            for sq in board.occupied() {
+                let piece = board.piece_on(sq).expect("an occupied square has a piece");
+                if n < features.len() {
+                    features[n] = features::index(color, piece, sq);
+                    n += 1;
+                } else {
+                    extra = extra.with(sq);
+                }
+            }
+            let acc = &mut self.data[2 * h * i + p * h..2 * h * i + (p + 1) * h];
+            self.simd.refresh(acc, &self.net, &features[..n]);
+            // More than 32 pieces only on boards set up that way.
+            for sq in extra {
+                let piece = board.piece_on(sq).expect("an occupied square has a piece");
+                let col = self.net.column(features::index(color, piece, sq));
+                self.simd.add_column(acc, col);
+            }
+        }
+        self.keys[i] = Some(board.key());
+    }
+}
+
+#[cfg(test)]
+mod tests;

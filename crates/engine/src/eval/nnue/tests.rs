@@ -1,0 +1,265 @@
+//! The lazy, incremental accumulators against the scalar reference
+//! (`Network::evaluate_scalar`) over random games, and the evaluation's colour symmetry.
+
+use super::*;
+use crate::eval::Evaluator;
+use engram_chess::{Move, Position};
+use engram_nnue::random::random_network;
+use engram_nnue::Activation;
+use proptest::prelude::*;
+
+/// The start position, the CPW perft positions 2–5 (castling, en passant, promotions with
+/// and without capture, checks) and a Chess960 position from the CPW list.
+const STARTS: &[(&str, bool)] = &[
+    (engram_chess::STARTPOS, false),
+    (
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        false,
+    ),
+    ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", false),
+    (
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        false,
+    ),
+    (
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        false,
+    ),
+    (
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        true,
+    ),
+];
+
+/// splitmix64, for the walk's choices.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// A legal move of `board`, half the time one that changes more than one piece's square
+/// (captures, en passant, castling, promotions) when there is one.
+fn pick(board: &Board, rng: &mut Rng) -> Option<Move> {
+    let moves = board.legal_moves();
+    let moves = moves.as_slice();
+    if moves.is_empty() {
+        return None;
+    }
+    let special: Vec<Move> = moves
+        .iter()
+        .copied()
+        .filter(|&m| {
+            m.is_castling()
+                || m.is_en_passant()
+                || m.is_promotion()
+                || board.piece_on(m.to()).is_some()
+        })
+        .collect();
+    if !special.is_empty() && rng.below(2) == 0 {
+        return Some(special[rng.below(special.len())]);
+    }
+    Some(moves[rng.below(moves.len())])
+}
+
+/// A random walk of `steps` makes, unmakes and null moves from `start`, evaluating after
+/// most steps (skipped ones leave gaps the lazy update walks over) and checking every
+/// evaluation against the scalar reference.
+fn walk(net: &Arc<Network>, start: (&str, bool), seed: u64, steps: usize) {
+    let mut rng = Rng(seed);
+    let mut acc = Accumulators::new(net.clone());
+    let mut pos = Position::new(Board::from_fen(start.0, start.1).unwrap());
+    for step in 0..steps {
+        match rng.below(10) {
+            0..=1 => pos.unmake(),
+            2 if !pos.board().in_check() => pos.make_null(),
+            _ => match pick(pos.board(), &mut rng) {
+                Some(mv) => pos.make(mv),
+                None => pos.unmake(),
+            },
+        }
+        // Now and then a long stretch unevaluated: more than MAX_WALK boards to catch up.
+        if rng.below(4) != 0 && !(step % 40 < 20 && step % 80 >= 40) {
+            assert_eq!(
+                acc.evaluate(pos.boards()),
+                net.evaluate_scalar(pos.board()),
+                "seed {seed} step {step} at {} after {:?}",
+                pos.board().to_fen(),
+                pos.moves()
+            );
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn incremental_equals_scalar(
+        start in 0..STARTS.len(),
+        seed in any::<u64>(),
+        wide in any::<bool>(),
+        screlu in any::<bool>(),
+    ) {
+        let h = if wide { 64 } else { 32 };
+        let act = if screlu { Activation::SCReLU } else { Activation::CReLU };
+        let net = Arc::new(random_network(h, act, seed ^ 0x5eed));
+        walk(&net, STARTS[start], seed, 160);
+    }
+}
+
+#[test]
+fn every_start_and_both_sizes() {
+    for (i, &start) in STARTS.iter().enumerate() {
+        for h in [32, 64] {
+            let net = Arc::new(random_network(h, Activation::SCReLU, i as u64));
+            walk(&net, start, 1000 + i as u64, 200);
+        }
+    }
+}
+
+#[test]
+fn a_new_network_invalidates_the_stack() {
+    let a = Arc::new(random_network(32, Activation::SCReLU, 1));
+    let b = Arc::new(random_network(64, Activation::SCReLU, 2));
+    let mut acc = Accumulators::new(a.clone());
+    let mut pos = Position::new(Board::startpos());
+    for m in ["e2e4", "e7e5", "g1f3"] {
+        let mv = pos.board().parse_uci(m).unwrap();
+        pos.make(mv);
+        assert_eq!(acc.evaluate(pos.boards()), a.evaluate_scalar(pos.board()));
+    }
+    acc.set_network(b.clone());
+    assert_eq!(acc.evaluate(pos.boards()), b.evaluate_scalar(pos.board()));
+    pos.unmake();
+    assert_eq!(acc.evaluate(pos.boards()), b.evaluate_scalar(pos.board()));
+    acc.set_network(a.clone());
+    assert_eq!(acc.evaluate(pos.boards()), a.evaluate_scalar(pos.board()));
+}
+
+#[test]
+fn long_histories_grow_the_stack() {
+    let net = Arc::new(random_network(32, Activation::CReLU, 3));
+    let mut acc = Accumulators::new(net.clone());
+    let mut pos = Position::new(Board::startpos());
+    for _ in 0..150 {
+        for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+            let mv = pos.board().parse_uci(m).unwrap();
+            pos.make(mv);
+        }
+    }
+    assert_eq!(pos.boards().len(), 601);
+    assert_eq!(acc.evaluate(pos.boards()), net.evaluate_scalar(pos.board()));
+}
+
+/// `fen` with colours swapped and the board mirrored vertically.
+fn mirror(fen: &str) -> String {
+    let f: Vec<&str> = fen.split_whitespace().collect();
+    let swap = |s: &str| -> String {
+        s.chars()
+            .map(|c| {
+                if c.is_ascii_uppercase() {
+                    c.to_ascii_lowercase()
+                } else {
+                    c.to_ascii_uppercase()
+                }
+            })
+            .collect()
+    };
+    let ranks: Vec<String> = f[0].split('/').rev().map(swap).collect();
+    let side = if f[1] == "w" { "b" } else { "w" };
+    let castling = if f[2] == "-" {
+        "-".to_string()
+    } else {
+        let s = swap(f[2]);
+        let (mut upper, mut lower): (Vec<char>, Vec<char>) =
+            s.chars().partition(|c| c.is_ascii_uppercase());
+        upper.append(&mut lower);
+        upper.into_iter().collect()
+    };
+    let ep = match f[3].as_bytes() {
+        [file, b'3'] => format!("{}6", *file as char),
+        [file, b'6'] => format!("{}3", *file as char),
+        _ => "-".to_string(),
+    };
+    format!(
+        "{} {side} {castling} {ep} {} {}",
+        ranks.join("/"),
+        f[4],
+        f[5]
+    )
+}
+
+fn nnue_eval(net: &Arc<Network>, fen: &str, chess960: bool) -> i32 {
+    let mut eval = Evaluator::default();
+    eval.configure(Some(net));
+    eval.evaluate_position(&Position::new(Board::from_fen(fen, chess960).unwrap()))
+}
+
+#[test]
+fn symmetric() {
+    let net = Arc::new(random_network(64, Activation::SCReLU, 11));
+    let pairs = [
+        (
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/pppbbppp/2n2q1P/1P2p3/3pn3/BN2PNP1/P1PPQPB1/R3K2R b KQkq - 0 1",
+        ),
+        (
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "8/4p1p1/8/1r3P1K/kp5R/3P4/2P5/8 b - - 0 1",
+        ),
+    ];
+    for (a, b) in pairs {
+        assert_eq!(mirror(a), b);
+        assert_eq!(nnue_eval(&net, a, false), nnue_eval(&net, b, false));
+    }
+    // Generated mirrors of the positions of random games from every start.
+    let mut rng = Rng(5);
+    let mut distinct = std::collections::HashSet::new();
+    for &(fen, chess960) in STARTS {
+        let mut pos = Position::new(Board::from_fen(fen, chess960).unwrap());
+        for _ in 0..40 {
+            let Some(mv) = pick(pos.board(), &mut rng) else {
+                break;
+            };
+            pos.make(mv);
+            let fen = pos.board().to_fen();
+            let e = nnue_eval(&net, &fen, chess960);
+            assert_eq!(e, nnue_eval(&net, &mirror(&fen), chess960), "{fen}");
+            distinct.insert(e);
+        }
+    }
+    assert!(distinct.len() > 20, "the evaluation is not trivial");
+}
+
+#[test]
+fn insufficient_material_is_a_draw_and_values_are_bounded() {
+    let net = Arc::new(random_network(32, Activation::SCReLU, 4));
+    assert_eq!(nnue_eval(&net, "4k3/8/8/8/8/8/8/3NK3 w - - 0 1", false), 0);
+    let mut big = random_network(32, Activation::CReLU, 4);
+    big.out_weights.fill(i16::MAX);
+    big.ft_bias.fill(255);
+    let big = Arc::new(big);
+    assert!(big.evaluate_scalar(&Board::startpos()) > crate::eval::NNUE_LIMIT);
+    assert_eq!(
+        nnue_eval(&big, engram_chess::STARTPOS, false),
+        crate::eval::NNUE_LIMIT
+    );
+}
+
+#[test]
+fn the_embedded_network_parses() {
+    let net = Network::from_bytes(DEFAULT_NET_BYTES).expect("the embedded network is valid");
+    assert_eq!(*default_net(), net);
+    assert!(net.hidden.is_multiple_of(16));
+}

@@ -1,0 +1,167 @@
+//! The NNUE options on the real binary: `EvalFile` (good, damaged and missing files) and
+//! `Use NNUE`, their effect on the search, and the `eval` command.
+
+mod common;
+
+use common::{best, Engine};
+use engram_chess::Board;
+use engram_nnue::random::random_network;
+use engram_nnue::{Activation, Network};
+use std::path::PathBuf;
+use std::time::Duration;
+
+const T: Duration = Duration::from_secs(60);
+const FEN: &str = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 9";
+
+fn dir() -> PathBuf {
+    let d = std::env::temp_dir().join(format!("engram-nnue-options-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn write(name: &str, bytes: &[u8]) -> PathBuf {
+    let path = dir().join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+/// The `info string` answer to the command just sent.
+fn answer(e: &mut Engine) -> String {
+    e.wait_for(T, |l| l.starts_with("info string"))
+}
+
+/// Searches FEN to `depth`: the nodes at that depth, and checks the move is legal.
+fn search(e: &mut Engine, depth: u32) -> u64 {
+    e.sync(T);
+    e.send(&format!("position fen {FEN}"));
+    e.send(&format!("go depth {depth}"));
+    let prefix = format!("info depth {depth} ");
+    let mut nodes = 0;
+    loop {
+        let line = e.wait_for(T, |l| l.starts_with(&prefix) || l.starts_with("bestmove"));
+        if line.starts_with("bestmove") {
+            let board = Board::from_fen(FEN, false).unwrap();
+            let mv = board.parse_uci(best(&line)).expect("a move");
+            assert!(board.is_legal(mv), "{line}");
+            return nodes;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if let Some(i) = words.iter().position(|&w| w == "nodes") {
+            nodes = words[i + 1].parse().unwrap();
+        }
+    }
+}
+
+#[test]
+fn damaged_files_are_refused_and_the_engine_plays_on() {
+    let good = random_network(32, Activation::SCReLU, 1).to_bytes();
+    let mut corrupted = good.clone();
+    corrupted[1000] ^= 0x40;
+    let mut version = good.clone();
+    version[8] = 2;
+    let mut magic = good.clone();
+    magic[..8].copy_from_slice(b"NOTANNUE");
+    let mut wide = random_network(32, Activation::SCReLU, 1);
+    wide.out_weights[3] = 500;
+    let bad = [
+        (
+            "truncated.nnue",
+            good[..good.len() - 10].to_vec(),
+            "truncated",
+        ),
+        (
+            "longer.nnue",
+            [good.as_slice(), &[0]].concat(),
+            "wrong size",
+        ),
+        ("corrupted.nnue", corrupted, "checksum"),
+        ("version.nnue", version, "version 2"),
+        ("magic.nnue", magic, "bad magic"),
+        ("weights.nnue", wide.to_bytes(), "output weight"),
+        ("empty.nnue", Vec::new(), "truncated"),
+    ];
+    let mut e = Engine::start();
+    e.send("uci");
+    e.send("setoption name Use NNUE value true");
+    for (name, bytes, why) in bad {
+        let path = write(name, &bytes);
+        e.send(&format!("setoption name EvalFile value {}", path.display()));
+        let line = answer(&mut e);
+        assert!(line.starts_with("info string error: "), "{name}: {line}");
+        assert!(line.contains(why), "{name}: {line}");
+        assert!(line.contains("the network stays <embedded>"), "{line}");
+        search(&mut e, 5);
+    }
+    e.send("setoption name EvalFile value /no/such/dir/net.nnue");
+    let line = answer(&mut e);
+    assert!(line.starts_with("info string error: cannot read"), "{line}");
+    search(&mut e, 5);
+    e.quit();
+}
+
+#[test]
+fn a_good_file_is_accepted_and_searched_with() {
+    let net = random_network(64, Activation::CReLU, 2);
+    let path = write("good.nnue", &net.to_bytes());
+    let mut e = Engine::start();
+    e.send("uci");
+    let hce = search(&mut e, 7);
+    e.send("setoption name Use NNUE value true");
+    e.send("ucinewgame");
+    let embedded = search(&mut e, 7);
+    e.send(&format!("setoption name EvalFile value {}", path.display()));
+    let line = answer(&mut e);
+    assert_eq!(
+        line,
+        format!(
+            "info string NNUE evaluation using {} (768->64 x2, crelu)",
+            path.display()
+        )
+    );
+    e.send("ucinewgame");
+    let file = search(&mut e, 7);
+    assert!(
+        hce != embedded && embedded != file && hce != file,
+        "each evaluation searches its own tree: {hce} {embedded} {file}"
+    );
+    // The same search again gives the same tree: the option reached the search for good.
+    e.send("ucinewgame");
+    assert_eq!(search(&mut e, 7), file);
+    // Back to the embedded network, and with several threads of both kinds.
+    e.send("setoption name EvalFile value <empty>");
+    let line = answer(&mut e);
+    assert!(
+        line.starts_with("info string NNUE evaluation using <embedded> (768->"),
+        "{line}"
+    );
+    e.send("setoption name Threads value 3");
+    search(&mut e, 7);
+    e.send("setoption name SMP value Lazy");
+    search(&mut e, 7);
+    e.send("setoption name Use NNUE value false");
+    search(&mut e, 5);
+    e.quit();
+}
+
+#[test]
+fn eval_prints_both_evaluations() {
+    let net = random_network(32, Activation::SCReLU, 3);
+    let path = write("eval.nnue", &net.to_bytes());
+    let mut e = Engine::start();
+    e.send(&format!("setoption name EvalFile value {}", path.display()));
+    answer(&mut e);
+    e.send(&format!("position fen {FEN}"));
+    e.send("eval");
+    let hce = e.wait_for(T, |l| l.starts_with("Static eval:"));
+    assert!(hce.ends_with("cp (side to move)"), "{hce}");
+    let nnue = e.wait_for(T, |l| l.starts_with("NNUE eval:"));
+    let want = net.evaluate_scalar(&Board::from_fen(FEN, false).unwrap());
+    assert!(
+        nnue.starts_with(&format!("NNUE eval: {want} cp (side to move; ")),
+        "{nnue}"
+    );
+    assert!(nnue.contains("768->32 x2, screlu"), "{nnue}");
+    e.quit();
+    // Loaded from the same file it parses the same.
+    assert_eq!(Network::load(&path).unwrap(), net);
+}
