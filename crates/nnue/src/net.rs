@@ -443,6 +443,24 @@ mod tests {
     }
 
     #[test]
+    fn screlu_output_weights_are_bounded() {
+        let mut net = sample();
+        net.out_weights[5] = crate::accumulator::MADD_WEIGHT_MAX;
+        net.out_weights[6] = -crate::accumulator::MADD_WEIGHT_MAX;
+        assert!(Network::from_bytes(&net.to_bytes()).is_ok());
+        net.out_weights[7] = i16::MIN;
+        assert!(matches!(
+            Network::from_bytes(&net.to_bytes()),
+            Err(NetError::Shape(_))
+        ));
+        net.activation = Activation::CReLU;
+        assert!(
+            Network::from_bytes(&net.to_bytes()).is_ok(),
+            "CReLU has no limit"
+        );
+    }
+
+    #[test]
     fn symmetric() {
         let net = sample();
         let a = Board::from_fen(
