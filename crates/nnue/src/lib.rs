@@ -13,8 +13,8 @@ pub mod accumulator;
 pub mod data;
 pub mod features;
 pub mod net;
-pub mod train;
 pub mod random;
+pub mod train;
 
 pub use accumulator::Simd;
 pub use features::INPUTS;
