@@ -113,6 +113,45 @@ fn chunks_are_deterministic_resumable_and_read_back() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("other settings"));
     assert_eq!(chunks(&one), a);
 
+    // The same seed with a network as the generator is another run: refused here.
+    let out = engram(&[
+        "datagen",
+        "--out",
+        one.to_str().unwrap(),
+        "--positions",
+        "900",
+        "--nodes",
+        "400",
+        "--seed",
+        "5",
+        "--chunk-games",
+        "3",
+        "--hash",
+        "1",
+        "--nnue",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("generator net"));
+    // A network file that is not one is an error before anything is played.
+    let bad = one.join("bad.nnue");
+    std::fs::write(&bad, b"ENGRAMNN").unwrap();
+    let out = engram(&[
+        "datagen",
+        "--out",
+        two.join("net").to_str().unwrap(),
+        "--positions",
+        "10",
+        "--eval-file",
+        bad.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("truncated"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::remove_file(&bad).unwrap();
+
     // A damaged chunk is reported by --stats, not a panic.
     let victim = one.join(&a[0].0);
     let bytes = std::fs::read(&victim).unwrap();

@@ -51,7 +51,7 @@ impl Rng {
 }
 
 /// How games are played.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Settings {
     /// Nodes per move.
     pub nodes: u64,
@@ -59,6 +59,8 @@ pub struct Settings {
     pub random_plies: usize,
     /// The table's size in MiB (cleared before each game).
     pub hash_mib: usize,
+    /// The network evaluating positions (`None`: the hand-crafted evaluation).
+    pub nnue: Option<Arc<engram_nnue::Network>>,
 }
 
 /// A player of self-play games: one searcher and its own table.
@@ -76,17 +78,13 @@ impl Player {
         Ok(Player { searcher, settings })
     }
 
-    /// The searcher (to set its evaluation).
-    pub fn searcher_mut(&mut self) -> &mut Searcher {
-        &mut self.searcher
-    }
-
     /// The search's move and score (side to move's view) at `pos`.
     fn search(&mut self, pos: &Position) -> (engram_chess::Move, i32) {
         self.searcher.tt.new_search();
         let limits = SearchLimits {
             nodes: Some(self.settings.nodes),
             multipv: 1,
+            nnue: self.settings.nnue.clone(),
             ..SearchLimits::default()
         };
         let r = self.searcher.search(&pos.reversible_tail(), limits);

@@ -58,6 +58,29 @@ pub struct DatagenArgs {
     /// Table size per thread, MiB (cleared before every game).
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
+    /// Evaluate with this network file instead of the hand-crafted evaluation.
+    #[arg(long, value_name = "FILE", conflicts_with = "nnue")]
+    pub eval_file: Option<PathBuf>,
+    /// Evaluate with the embedded network instead of the hand-crafted evaluation.
+    #[arg(long)]
+    pub nnue: bool,
+}
+
+/// The evaluation that plays a run's games.
+struct Generator {
+    /// The network (`None`: the hand-crafted evaluation).
+    net: Option<std::sync::Arc<engram_nnue::Network>>,
+    /// 0 for the hand-crafted evaluation, else the xxh3-64 of the network's file image.
+    id: u64,
+}
+
+impl Generator {
+    fn name(&self) -> String {
+        match self.id {
+            0 => "hce".into(),
+            id => format!("net {id:016x}"),
+        }
+    }
 }
 
 /// The chunk file of chunk `index`.
@@ -67,7 +90,7 @@ pub fn chunk_path(dir: &Path, index: u64) -> PathBuf {
 
 impl DatagenArgs {
     /// What `run.txt` records: everything that decides the games.
-    fn manifest(&self) -> String {
+    fn manifest(&self, generator: &Generator) -> String {
         format!(
             "engram datagen run\nseed {}\nnodes {}\nrandom-plies {}\nchunk-games {}\nhash {}\ngenerator {}\n",
             self.seed,
@@ -75,21 +98,28 @@ impl DatagenArgs {
             self.random_plies,
             self.chunk_games,
             self.hash,
-            self.generator_name()
+            generator.name()
         )
     }
 
-    fn generator_name(&self) -> &'static str {
-        "hce"
-    }
-
-    fn generator(&self) -> u64 {
-        0
+    fn generator(&self) -> Result<Generator, String> {
+        let bytes = match (&self.eval_file, self.nnue) {
+            (Some(path), _) => {
+                std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?
+            }
+            (None, true) => crate::eval::nnue::DEFAULT_NET_BYTES.to_vec(),
+            (None, false) => return Ok(Generator { net: None, id: 0 }),
+        };
+        let net = engram_nnue::Network::from_bytes(&bytes).map_err(|e| e.to_string())?;
+        Ok(Generator {
+            net: Some(std::sync::Arc::new(net)),
+            id: xxhash_rust::xxh3::xxh3_64(&bytes).max(1),
+        })
     }
 
     /// Checks the arguments, the directory and its manifest; returns the positions in each
     /// chunk already there.
-    fn prepare(&self, dir: &Path) -> Result<BTreeMap<u64, u64>, String> {
+    fn prepare(&self, dir: &Path, generator: &Generator) -> Result<BTreeMap<u64, u64>, String> {
         if self.threads == 0 || self.threads > 256 {
             return Err(format!("--threads {}: must be 1..=256", self.threads));
         }
@@ -101,7 +131,7 @@ impl DatagenArgs {
         }
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let manifest_path = dir.join("run.txt");
-        let manifest = self.manifest();
+        let manifest = self.manifest(generator);
         match std::fs::read_to_string(&manifest_path) {
             Ok(old) if old != manifest => {
                 return Err(format!(
@@ -134,13 +164,18 @@ impl DatagenArgs {
                 .and_then(|mut f| f.read_exact(&mut head))
                 .map_err(|e| format!("{}: {e}", path.display()))
                 .and_then(|_| read_header(&head).map_err(|e| format!("{}: {e}", path.display())))?;
-            if header.seed != self.seed || header.nodes != self.nodes || header.index != index {
+            if header.seed != self.seed
+                || header.nodes != self.nodes
+                || header.index != index
+                || header.generator != generator.id
+            {
                 return Err(format!(
-                    "{}: seed {}, nodes {}, index {} do not belong to this run",
+                    "{}: seed {}, nodes {}, index {}, generator {:016x} do not belong to this run",
                     path.display(),
                     header.seed,
                     header.nodes,
-                    header.index
+                    header.index,
+                    header.generator
                 ));
             }
             done.insert(index, header.positions);
@@ -160,11 +195,13 @@ impl DatagenArgs {
     }
 
     fn generate(&self, out: &Path, positions: u64) -> Result<String, String> {
-        let done = self.prepare(out)?;
+        let generator = self.generator()?;
+        let done = self.prepare(out, &generator)?;
         let settings = Settings {
             nodes: self.nodes,
             random_plies: self.random_plies,
             hash_mib: self.hash,
+            nnue: generator.net.clone(),
         };
         let state = Mutex::new(RunState::new(done, positions));
         if let Some(summary) = state.lock().expect("not poisoned").finished_summary() {
@@ -187,7 +224,9 @@ impl DatagenArgs {
         std::thread::scope(|s| {
             for _ in 0..self.threads {
                 s.spawn(|| {
-                    if let Err(e) = self.worker(out, settings, &state, &bar, &played) {
+                    if let Err(e) =
+                        self.worker(out, settings.clone(), generator.id, &state, &bar, &played)
+                    {
                         errors.lock().expect("not poisoned").push(e);
                         state.lock().expect("not poisoned").abort = true;
                     }
@@ -224,6 +263,7 @@ impl DatagenArgs {
         &self,
         out: &Path,
         settings: Settings,
+        generator: u64,
         state: &Mutex<RunState>,
         bar: &ProgressBar,
         played: &AtomicU64,
@@ -256,7 +296,7 @@ impl DatagenArgs {
                 seed: self.seed,
                 index,
                 nodes: self.nodes,
-                generator: self.generator(),
+                generator,
             };
             write_chunk(&chunk_path(out, index), header, &games).map_err(|e| e.to_string())?;
             state
