@@ -7,6 +7,7 @@
 //!   32-byte positions the trainer reads.
 //! - [`train`]: the trainer (float network, AdamW on CPU threads, quantisation).
 //! - [`random`]: seeded random networks for tests, benchmarks and placeholders.
+//! - [`rng`]: the seeded generator (SplitMix64) behind all of the crate's randomness.
 #![deny(missing_docs)]
 
 pub mod accumulator;
@@ -14,6 +15,7 @@ pub mod data;
 pub mod features;
 pub mod net;
 pub mod random;
+pub mod rng;
 pub mod train;
 
 pub use accumulator::Simd;

@@ -4,9 +4,9 @@
 use engram_chess::{Board, Move};
 use engram_nnue::data::{chunk::chunk_bytes, ChunkHeader, End, GameRecord, GameResult, Packed};
 use engram_nnue::net::{Activation, Network, QA, QB, SCALE};
+use engram_nnue::rng::Rng;
 use engram_nnue::train::float_net::activate;
 use engram_nnue::train::grad::{batch_gradients, loss_sum, Gradients};
-use engram_nnue::train::rng::Rng;
 use engram_nnue::train::synthetic::{material, random_positions};
 use engram_nnue::train::{
     fit, load_dir, split_games, train, FloatNet, Progress, TrainConfig, TrainParams,

@@ -5,6 +5,7 @@
 use crate::search::{Control, SearchLimits, Searcher, MATE_BOUND};
 use engram_chess::{Board, Position};
 use engram_nnue::data::{End, GameRecord, GameResult};
+use engram_nnue::rng::Rng;
 use engram_tt::Table;
 use std::sync::Arc;
 
@@ -24,30 +25,16 @@ pub const MAX_PLIES: usize = 400;
 /// A random opening whose searched score is beyond this is thrown away and drawn again.
 pub const OPENING_MAX_SCORE: i32 = 1000;
 
-/// splitmix64: a small, fast, well-mixed generator for the random openings.
-pub struct Rng(u64);
+/// The generator of game `game` of the run with `seed` (SplitMix64, one output skipped).
+pub fn game_rng(seed: u64, game: u64) -> Rng {
+    let mut r = Rng::new(seed ^ game.wrapping_mul(0xd1b5_4a32_d192_ed03));
+    r.next_u64();
+    r
+}
 
-impl Rng {
-    /// The generator of game `game` of the run with `seed`.
-    pub fn for_game(seed: u64, game: u64) -> Rng {
-        let mut r = Rng(seed ^ game.wrapping_mul(0xd1b5_4a32_d192_ed03));
-        r.next_u64();
-        r
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n` > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
-    }
+/// A number in `0..n` (`n` > 0) from the high 32 bits of the next output.
+fn pick(rng: &mut Rng, n: usize) -> usize {
+    (((rng.next_u64() >> 32) * n as u64) >> 32) as usize
 }
 
 /// How games are played.
@@ -96,7 +83,7 @@ impl Player {
     fn opening(&mut self, rng: &mut Rng) -> Position {
         loop {
             let mut pos = Position::new(Board::startpos());
-            let plies = self.settings.random_plies + rng.below(2);
+            let plies = self.settings.random_plies + pick(rng, 2);
             let mut ok = true;
             for _ in 0..plies {
                 let moves = pos.board().legal_moves();
@@ -104,7 +91,7 @@ impl Player {
                     ok = false;
                     break;
                 }
-                pos.make(moves.as_slice()[rng.below(moves.len())]);
+                pos.make(moves.as_slice()[pick(rng, moves.len())]);
             }
             if ok && !pos.board().legal_moves().is_empty() {
                 let (_, score) = self.search(&pos);
@@ -119,7 +106,7 @@ impl Player {
     pub fn play(&mut self, seed: u64, game: u64) -> GameRecord {
         self.searcher.tt.clear(1);
         self.searcher.clear();
-        let mut rng = Rng::for_game(seed, game);
+        let mut rng = game_rng(seed, game);
         let mut pos = self.opening(&mut rng);
         let mut record = GameRecord {
             opening: pos.moves().to_vec(),

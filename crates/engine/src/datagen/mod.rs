@@ -15,7 +15,7 @@
 mod game;
 pub mod stats;
 
-pub use game::{Player, Rng, Settings};
+pub use game::{game_rng, Player, Settings};
 
 use engram_nnue::data::chunk::{read_header, HEADER_LEN};
 use engram_nnue::data::{write_chunk, ChunkHeader, GameRecord};

@@ -4,25 +4,13 @@ use super::*;
 use crate::net::Network;
 use crate::INPUTS;
 
-/// A small deterministic generator (splitmix64).
-struct Rng(u64);
+use crate::rng::Rng;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn range(&mut self, lo: i32, hi: i32) -> i16 {
-        (lo + (self.next() % (hi - lo + 1) as u64) as i32) as i16
-    }
-
-    fn vec(&mut self, n: usize, lo: i32, hi: i32) -> Vec<i16> {
-        (0..n).map(|_| self.range(lo, hi)).collect()
-    }
+/// `n` values uniform in `lo..=hi`.
+fn values(rng: &mut Rng, n: usize, lo: i32, hi: i32) -> Vec<i16> {
+    (0..n)
+        .map(|_| (lo + rng.below((hi - lo + 1) as usize) as i32) as i16)
+        .collect()
 }
 
 const SIZES: [usize; 4] = [16, 128, 256, 512];
@@ -30,21 +18,21 @@ const BOTH: [Simd; 2] = [Simd::Portable, Simd::Avx2];
 
 fn random_net(rng: &mut Rng, h: usize, activation: Activation) -> Network {
     let mut net = Network::zeros(h, activation);
-    net.ft_weights = rng.vec(INPUTS * h, -200, 200);
-    net.ft_bias = rng.vec(h, -300, 300);
-    net.out_weights = rng.vec(2 * h, -128, 128);
-    net.out_bias = rng.next() as i32 % 100_000;
+    net.ft_weights = values(rng, INPUTS * h, -200, 200);
+    net.ft_bias = values(rng, h, -300, 300);
+    net.out_weights = values(rng, 2 * h, -128, 128);
+    net.out_bias = rng.next_u64() as i32 % 100_000;
     net
 }
 
 #[test]
 fn updates_match_scalar() {
-    let mut rng = Rng(1);
+    let mut rng = Rng::new(1);
     for h in SIZES {
         for _ in 0..20 {
             // Full i16 range: arithmetic wraps the same way everywhere.
-            let input = rng.vec(h, -32768, 32767);
-            let cols: Vec<Vec<i16>> = (0..4).map(|_| rng.vec(h, -32768, 32767)).collect();
+            let input = values(&mut rng, h, -32768, 32767);
+            let cols: Vec<Vec<i16>> = (0..4).map(|_| values(&mut rng, h, -32768, 32767)).collect();
             let expect = |adds: &[usize], subs: &[usize]| -> Vec<i16> {
                 (0..h)
                     .map(|k| {
@@ -84,11 +72,11 @@ fn updates_match_scalar() {
 
 #[test]
 fn refresh_matches_scalar() {
-    let mut rng = Rng(2);
+    let mut rng = Rng::new(2);
     for h in SIZES {
         let net = random_net(&mut rng, h, Activation::SCReLU);
         for n in [0, 1, 2, 17, 32] {
-            let features: Vec<usize> = (0..n).map(|_| rng.next() as usize % INPUTS).collect();
+            let features: Vec<usize> = (0..n).map(|_| rng.next_u64() as usize % INPUTS).collect();
             let mut expect = net.ft_bias.clone();
             for &f in &features {
                 for (e, &w) in expect.iter_mut().zip(net.column(f)) {
@@ -106,7 +94,7 @@ fn refresh_matches_scalar() {
 
 #[test]
 fn output_matches_scalar() {
-    let mut rng = Rng(3);
+    let mut rng = Rng::new(3);
     for h in SIZES {
         for activation in [Activation::CReLU, Activation::SCReLU] {
             let mut net = random_net(&mut rng, h, activation);
@@ -120,11 +108,11 @@ fn output_matches_scalar() {
                     };
                     net.out_weights.fill(w);
                 }
-                let stm = rng.vec(h, -400, 700);
+                let stm = values(&mut rng, h, -400, 700);
                 let ntm = if round >= 10 {
                     vec![i16::MAX; h]
                 } else {
-                    rng.vec(h, -400, 700)
+                    values(&mut rng, h, -400, 700)
                 };
                 let expect = net.output_scalar(&stm, &ntm);
                 for simd in BOTH {

@@ -1,10 +1,10 @@
 //! The network in floating point, as the trainer holds it, and its quantisation to the
 //! integer [`Network`] the engine runs.
 
-use super::rng::Rng;
 use crate::data::Packed;
 use crate::features::INPUTS;
 use crate::net::{Activation, Network, QA, QB, SCALE};
+use crate::rng::Rng;
 
 /// Largest number of active features per perspective (32 pieces).
 pub const MAX_ACTIVE: usize = 32;

@@ -20,7 +20,6 @@ pub mod loader;
 pub mod loss;
 pub mod plot;
 pub mod report;
-pub mod rng;
 pub mod schedule;
 pub mod synthetic;
 
@@ -31,8 +30,8 @@ pub use report::{EpochReport, TrainReport};
 
 use crate::data::Packed;
 use crate::net::{Activation, MAX_HIDDEN};
+use crate::rng::Rng;
 use grad::Gradients;
-use rng::Rng;
 use schedule::StepDrop;
 use std::io::Write;
 use std::path::PathBuf;

@@ -2,8 +2,8 @@
 //! games, scored by material. A network can learn them (material is a sum over the inputs),
 //! so a falling validation loss shows that training works, without any search.
 
-use super::rng::Rng;
 use crate::data::{GameResult, Packed};
+use crate::rng::Rng;
 use engram_chess::{Board, Color, PieceKind};
 
 /// Plies of each random game skipped before positions are taken.

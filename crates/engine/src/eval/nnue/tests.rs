@@ -31,22 +31,7 @@ const STARTS: &[(&str, bool)] = &[
     ),
 ];
 
-/// splitmix64, for the walk's choices.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use engram_nnue::rng::Rng;
 
 /// A legal move of `board`, half the time one that changes more than one piece's square
 /// (captures, en passant, castling, promotions) when there is one.
@@ -76,7 +61,7 @@ fn pick(board: &Board, rng: &mut Rng) -> Option<Move> {
 /// most steps (skipped ones leave gaps the lazy update walks over) and checking every
 /// evaluation against the scalar reference.
 fn walk(net: &Arc<Network>, start: (&str, bool), seed: u64, steps: usize) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut acc = Accumulators::new(net.clone());
     let mut pos = Position::new(Board::from_fen(start.0, start.1).unwrap());
     for step in 0..steps {
@@ -224,7 +209,7 @@ fn symmetric() {
         assert_eq!(nnue_eval(&net, a, false), nnue_eval(&net, b, false));
     }
     // Generated mirrors of the positions of random games from every start.
-    let mut rng = Rng(5);
+    let mut rng = Rng::new(5);
     let mut distinct = std::collections::HashSet::new();
     for &(fen, chess960) in STARTS {
         let mut pos = Position::new(Board::from_fen(fen, chess960).unwrap());

@@ -1,5 +1,6 @@
-//! A small seeded pseudo-random generator (SplitMix64): the trainer's initialisation,
-//! shuffling and validation split depend only on the seed, and no `rand` crate is needed.
+//! A small seeded pseudo-random generator (SplitMix64), the crate's one source of randomness:
+//! the trainer's initialisation, shuffling and validation split, random networks, and the
+//! engine's self-play openings depend only on their seeds, and no `rand` crate is needed.
 
 /// SplitMix64 (Steele, Lea and Flood 2014): 64 bits of state, passes BigCrush, and any seed
 /// (zero included) is a good one.
