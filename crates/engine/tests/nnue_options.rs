@@ -105,6 +105,8 @@ fn a_good_file_is_accepted_and_searched_with() {
     let path = write("good.nnue", &net.to_bytes());
     let mut e = Engine::start();
     e.send("uci");
+    e.send("setoption name Use NNUE value false");
+    e.send("ucinewgame");
     let hce = search(&mut e, 7);
     e.send("setoption name Use NNUE value true");
     e.send("ucinewgame");

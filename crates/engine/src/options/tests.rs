@@ -296,7 +296,7 @@ fn uci_lines_as_before() {
             "option name Never Clear Hash type check default false",
             "option name ETC type check default false",
             "option name EvalFile type string default <empty>",
-            "option name Use NNUE type check default false",
+            "option name Use NNUE type check default true",
         ]
     );
 }
