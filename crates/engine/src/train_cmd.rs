@@ -98,6 +98,10 @@ pub struct TrainArgs {
     /// and threads: the same network, byte for byte).
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
+    /// Also train on every training position mirrored left to right (file a <-> h), twice
+    /// the positions an epoch.
+    #[arg(long)]
+    pub mirror: bool,
     /// Also write an SVG plot of the train and validation loss per epoch.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
@@ -120,6 +124,7 @@ impl TrainArgs {
             threads: self.threads,
             val_fraction: self.val_fraction,
             seed: self.seed,
+            mirror: self.mirror,
             ..TrainParams::default()
         };
         params.adamw.decay = self.weight_decay;

@@ -134,3 +134,37 @@ fn extraction_filters_and_packs() {
     g.sort();
     assert_eq!(f, g);
 }
+
+#[test]
+fn mirroring_flips_files_and_keeps_the_rest() {
+    let mut kept = Vec::new();
+    for i in 0..20 {
+        extract(&random_game(300 + i, 120), &mut kept);
+    }
+    assert!(!kept.is_empty());
+    for p in &kept {
+        let m = p.mirrored();
+        assert_eq!(m.mirrored(), *p, "mirroring twice is the identity");
+        assert_eq!(
+            Packed::from_bytes(&m.to_bytes()),
+            Some(m),
+            "a valid position"
+        );
+        assert_eq!(
+            (m.score, m.result, m.stm, m.ply),
+            (p.score, p.result, p.stm, p.ply)
+        );
+        let mut want: Vec<_> = p
+            .pieces()
+            .map(|(piece, sq)| (piece, sq.index() ^ 7))
+            .collect();
+        let mut got: Vec<_> = m.pieces().map(|(piece, sq)| (piece, sq.index())).collect();
+        want.sort_by_key(|&(_, sq)| sq);
+        got.sort_by_key(|&(_, sq)| sq);
+        assert_eq!(got, want);
+    }
+    // The start position is its own mirror image, but for the kings and queens.
+    let start = Packed::new(&Board::startpos(), 0, GameResult::Draw, 0);
+    assert_ne!(start.mirrored(), start);
+    assert_eq!(start.mirrored().occupancy, start.occupancy);
+}

@@ -423,3 +423,25 @@ fn a_run_writes_the_net_plot_and_summary() {
     assert_eq!(summary.matches("\"train_loss\"").count(), 3);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn mirroring_doubles_the_training_positions() {
+    let positions = random_positions(2000, 12);
+    let p = TrainParams {
+        epochs: 1,
+        ..params(16, Activation::SCReLU)
+    };
+    let plain = fit(positions.clone(), &p, &mut |_| {}).unwrap();
+    let mirrored = fit(
+        positions,
+        &TrainParams {
+            mirror: true,
+            ..p.clone()
+        },
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!(mirrored.train_positions, 2 * plain.train_positions);
+    assert_eq!(mirrored.val_positions, plain.val_positions);
+    assert!(mirrored.epochs[0].val_loss.unwrap().is_finite());
+}

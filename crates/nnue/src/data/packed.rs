@@ -96,6 +96,29 @@ impl Packed {
             .map(move |(p, sq)| (features::index(us, p, sq), features::index(!us, p, sq)))
     }
 
+    /// The position mirrored left to right (file a ↔ file h), with the same score, result,
+    /// side to move and ply: the evaluation's inputs know no castling rights, so a position
+    /// and its mirror image are worth the same to the network, and the trainer's `mirror`
+    /// option trains on both.
+    pub fn mirrored(&self) -> Packed {
+        let mut squares: Vec<(usize, u8)> = self
+            .pieces()
+            .map(|(p, sq)| (sq.index() ^ 7, p.index() as u8))
+            .collect();
+        squares.sort_unstable_by_key(|&(sq, _)| sq);
+        let mut pieces = [0u8; 16];
+        let mut occupancy = 0u64;
+        for (i, &(sq, p)) in squares.iter().enumerate() {
+            occupancy |= 1 << sq;
+            pieces[i / 2] |= p << (4 * (i % 2));
+        }
+        Packed {
+            occupancy,
+            pieces,
+            ..*self
+        }
+    }
+
     /// The result for the side to move as 0, ½ or 1.
     pub fn result_score(&self) -> f32 {
         self.result as f32 / 2.0

@@ -75,6 +75,10 @@ pub struct TrainParams {
     pub val_fraction: f64,
     /// Seed of the initialisation, the validation split and the shuffles.
     pub seed: u64,
+    /// Also train on every training position mirrored left to right
+    /// ([`Packed::mirrored`]), doubling the positions of an epoch (the validation positions
+    /// stay as they are).
+    pub mirror: bool,
 }
 
 impl Default for TrainParams {
@@ -91,6 +95,7 @@ impl Default for TrainParams {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             val_fraction: DEFAULT_VAL_FRACTION,
             seed: 1,
+            mirror: false,
         }
     }
 }
@@ -149,6 +154,7 @@ impl TrainParams {
             ("threads", self.threads.to_string()),
             ("val_fraction", self.val_fraction.to_string()),
             ("seed", self.seed.to_string()),
+            ("mirror", self.mirror.to_string()),
         ]
     }
 }
@@ -295,6 +301,10 @@ pub fn fit_split(
     params.validate()?;
     if train.is_empty() {
         return Err("no positions to train on".into());
+    }
+    if params.mirror {
+        let mirrored: Vec<Packed> = train.iter().map(Packed::mirrored).collect();
+        train.extend(mirrored);
     }
     progress(Progress::Split {
         train: train.len(),
