@@ -1,7 +1,7 @@
 //! The search: iterative deepening with aspiration windows over an explicit root move list,
 //! principal-variation search (negamax, fail-soft) with the transposition table at every node,
 //! and quiescence search. Pruning: reverse futility, null move, futility, late-move pruning and
-//! reductions, SEE pruning, internal iterative reduction; check extension.
+//! reductions, SEE pruning, internal iterative reduction; check and singular extensions.
 //!
 //! One [`Searcher`] per thread; its code is split by concern:
 //!
@@ -180,6 +180,8 @@ struct Frame {
     pt: PieceTo,
     /// The move made at this ply (null for a null move).
     mv: Move,
+    /// The move a singular search at this ply leaves out (null: none, a normal search).
+    excluded: Move,
 }
 
 /// Stack frames before ply 0, so `ply - 2` is always valid.

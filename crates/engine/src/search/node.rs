@@ -1,6 +1,7 @@
 //! Negamax (principal-variation search, fail-soft) at an inner node, one phase after another:
 //! limits and draws, the table probe and its cutoff, static evaluation, pruning before the
-//! moves (reverse futility, null move), internal iterative reduction, the move loop (moves
+//! moves (reverse futility, null move), internal iterative reduction, the singular search
+//! that extends a table move without rival (or cuts the node), the move loop (moves
 //! from the picker, pruned by `next_child`, each searched by the later-move ladder), a split
 //! when a thread is idle, mate and stalemate, history updates, the store.
 
@@ -31,6 +32,11 @@ pub(super) struct Node {
     /// Continuation-history keys of the moves one and two plies back.
     pub prev: PieceTo,
     pub prev2: PieceTo,
+    /// The table move and its extension from the singular search.
+    pub tt_move: Move,
+    pub singular_ext: i32,
+    /// The move a singular search leaves out (null: none).
+    pub excluded: Move,
 }
 
 impl Searcher {
@@ -73,8 +79,13 @@ impl Searcher {
         }
 
         let key = board.key();
+        // A singular search (`excluded` set) searches this position again without one move:
+        // its result is not the position's, so it takes no cutoff, prunes nothing before the
+        // moves and stores nothing.
+        let excluded = self.stack[ply + OFF].excluded;
+        let singular_search = !excluded.is_null();
         let tt = self.probe(key, ply, board.halfmove_clock());
-        let cut = if PV {
+        let cut = if PV || singular_search {
             None
         } else {
             tt.cutoff(depth, alpha, beta)
@@ -94,11 +105,16 @@ impl Searcher {
                 .unwrap_or_else(|| self.eval.evaluate_position(&self.pos));
             (e, tt.refine(e))
         };
+        let stored_eval = if in_check {
+            EVAL_NONE
+        } else {
+            static_eval as i16
+        };
         self.stack[ply + OFF].eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply + OFF - 2].eval;
         let us = board.side_to_move();
 
-        if !PV && !in_check {
+        if !PV && !in_check && !singular_search {
             // Reverse futility pruning.
             if depth <= params::rfp_max_depth()
                 && eval.abs() < MATE_BOUND
@@ -132,14 +148,9 @@ impl Searcher {
         }
 
         // Enhanced transposition cutoffs: a child's entry may prove the fail high (`etc.rs`).
-        if !PV {
+        if !PV && !singular_search {
             if let Some((score, mv)) = self.etc(&board, depth, beta, ply) {
-                let eval = if in_check {
-                    EVAL_NONE
-                } else {
-                    static_eval as i16
-                };
-                self.store::<false>(key, ply, depth, score, alpha, beta, mv, eval, 0);
+                self.store::<false>(key, ply, depth, score, alpha, beta, mv, stored_eval, 0);
                 return score;
             }
         }
@@ -152,6 +163,34 @@ impl Searcher {
             && self.iir()
         {
             depth -= 1;
+        }
+
+        // Singular extension: if every move but the table move fails low against a margin
+        // below the table score, the table move is extended; if even without it the node
+        // fails high, the node is cut (multi-cut); if the table score alone fails high, the
+        // table move is reduced instead.
+        let mut singular_ext = 0;
+        if !singular_search
+            && ply > 0
+            && depth >= params::se_min_depth()
+            && !tt.mv.is_null()
+            && tt.proves_at_least(depth - params::se_tt_depth())
+            && board.is_legal(tt.mv)
+        {
+            let s_beta = tt.score - params::se_margin() * depth;
+            self.stack[ply + OFF].excluded = tt.mv;
+            let s = self.negamax::<false>(s_beta - 1, s_beta, (depth - 1) / 2, ply, cut_node);
+            self.stack[ply + OFF].excluded = Move::NULL;
+            if self.stopped() {
+                return 0;
+            }
+            if s < s_beta {
+                singular_ext = 1;
+            } else if s_beta >= beta {
+                return s_beta;
+            } else if tt.score >= beta {
+                singular_ext = -1;
+            }
         }
 
         let prev = self.stack[ply + OFF - 1].pt;
@@ -174,6 +213,9 @@ impl Searcher {
             has_material: non_pawn_material(&board, us) > 0,
             prev,
             prev2,
+            tt_move: tt.mv,
+            singular_ext,
+            excluded,
         };
         let mut split = false;
 
@@ -217,6 +259,7 @@ impl Searcher {
             // Young brothers wait: after its first move, a PV node splits; another node
             // splits when a thread is idle.
             if self.mode == SmpMode::Split
+                && !singular_search
                 && depth >= params::split_min_depth()
                 && (PV || self.control.smp.splits().idle() > 0)
             {
@@ -269,11 +312,9 @@ impl Searcher {
             );
         }
 
-        let eval = if in_check {
-            EVAL_NONE
-        } else {
-            static_eval as i16
-        };
+        if singular_search {
+            return best_score;
+        }
         self.store::<PV>(
             key,
             ply,
@@ -282,7 +323,7 @@ impl Searcher {
             original_alpha,
             beta,
             best_move,
-            eval,
+            stored_eval,
             self.nodes - nodes_before,
         );
         best_score
@@ -327,8 +368,10 @@ impl Searcher {
         shared: Option<&SplitPoint>,
     ) -> i32 {
         self.enter(board, c.mv, ply);
-        let gives_check = self.pos.board().in_check();
-        let new_depth = depth - 1 + gives_check as i32;
+        let gives_check = self.pos.board().in_check() as i32;
+        // A check extends by a ply, as does a singular table move; a reduced table move
+        // loses a ply.
+        let new_depth = depth - 1 + gives_check.max(c.ext) + c.ext.min(0);
         let score = if c.n == 1 {
             -self.negamax::<PV>(-beta, -alpha, new_depth, ply + 1, false)
         } else {
@@ -345,7 +388,7 @@ impl Searcher {
                 r = self.lmr[depth.min(63) as usize][c.n.min(63)];
                 r += !PV as i32;
                 r += cut_node as i32;
-                r -= gives_check as i32;
+                r -= gives_check;
                 r -= improving as i32;
                 r -= c.hist / params::lmr_history_div();
                 r = r.clamp(0, new_depth - 1);
@@ -507,10 +550,16 @@ pub(super) fn next_child(
         has_material,
         prev,
         prev2,
+        tt_move,
+        singular_ext,
+        excluded,
         ..
     } = *node;
     let us = board.side_to_move();
     while let Some(mv) = picker.next(board, history) {
+        if mv == excluded {
+            continue;
+        }
         let quiet = !is_noisy(board, mv);
         let pt = board
             .piece_on(mv.from())
@@ -555,6 +604,7 @@ pub(super) fn next_child(
             hist,
             pt,
             idx: 0,
+            ext: if mv == tt_move { singular_ext } else { 0 },
         });
     }
     None

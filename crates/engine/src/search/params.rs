@@ -122,6 +122,13 @@ params! {
     nmp_eval_max: 3, 0..=6;
     /// Internal iterative reduction: nodes without a table move lose a ply from this depth on.
     iir_min_depth: 4, 2..=10;
+    /// Singular extensions: only at this depth or more.
+    se_min_depth: 8, 4..=14;
+    /// Singular extensions: the table entry must be at most this many plies shallower.
+    se_tt_depth: 3, 1..=6;
+    /// Singular extensions: the singular search's beta is the table score minus this many
+    /// centipawns per ply of depth.
+    se_margin: 2, 1..=8;
     /// Shallowest zero-window node that looks its children up for an enhanced transposition
     /// cutoff (`etc.rs`).
     etc_min_depth: 6, 2..=16;

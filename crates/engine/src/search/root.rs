@@ -170,6 +170,7 @@ impl Child {
             hist: 0,
             pt: PieceTo::NONE,
             idx,
+            ext: 0,
         }
     }
 }

@@ -37,6 +37,8 @@ pub(super) struct Child {
     pub pt: PieceTo,
     /// At the root: the index of the move in the root move list.
     pub idx: usize,
+    /// Plies of extension (or, negative, reduction) from the singular search.
+    pub ext: i32,
 }
 
 /// The result of one root move searched under a root split point.
@@ -567,6 +569,7 @@ mod tests {
             hist: 0,
             pt: PieceTo::NONE,
             idx: 0,
+            ext: 0,
         };
         Arc::new(SplitPoint::new(
             Position::new(Board::startpos()),

@@ -18,6 +18,13 @@
 //!   plain winning score, since the rule could void it.
 //! * **Static eval is cached** in the entry, so a transposition skips the evaluation; a stored
 //!   score whose bound points the right way refines it for pruning decisions.
+//! * **Singular extensions** (`node.rs`): at depth ≥ `params::se_min_depth`, a table move
+//!   whose entry is a lower bound or exact, at most `params::se_tt_depth` plies shallower,
+//!   is tested: the node is searched again at half depth without it, against a window just
+//!   below the stored score. If nothing else comes close, the move is extended by a ply; if
+//!   the other moves still beat beta, the node is cut (multi-cut); if only the stored score
+//!   was above beta, the move loses a ply. That search stores nothing (its result is not the
+//!   position's) and takes no cutoff from the entry it is testing.
 //! * **Bounds stored**: Exact when a PV node raised alpha without failing high, Lower on a
 //!   fail high (with the refutation move), Upper on a fail low (keeping the old move).
 //! * **Prefetch**: before making a move the child's key is guessed (`Board::key_after`, a hint
@@ -121,6 +128,17 @@ impl Probe {
             .as_ref()
             .filter(|e| e.eval != EVAL_NONE)
             .map(|e| i32::from(e.eval))
+    }
+
+    /// Whether the entry is a lower bound or an exact score, not a mate, from a search at
+    /// least `depth` deep: a table move that a singular search may test.
+    #[inline]
+    pub fn proves_at_least(&self, depth: i32) -> bool {
+        self.entry.as_ref().is_some_and(|e| {
+            e.depth >= depth
+                && matches!(e.bound, Bound::Lower | Bound::Exact)
+                && self.score.abs() < MATE_BOUND
+        })
     }
 
     /// `static_eval`, or the stored score when its bound says it is the better estimate
