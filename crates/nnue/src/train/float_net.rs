@@ -205,14 +205,17 @@ impl FloatNet {
             activation: self.activation,
             ft_weights,
             ft_bias,
+            buckets: 1,
             out_weights,
-            out_bias: ob as i32,
+            out_bias: vec![ob as i32],
         })
     }
 
     /// The float network of a quantised one (each value divided by its scale): exactly the
-    /// values the integer inference uses.
+    /// values the integer inference uses. One output bucket only (the float network has no
+    /// buckets yet).
     pub fn dequantise(net: &Network) -> FloatNet {
+        assert_eq!(net.buckets, 1, "the float network has one output bucket");
         let div = |v: &[i16], s: i32| v.iter().map(|&x| x as f32 / s as f32).collect();
         FloatNet {
             hidden: net.hidden,
@@ -220,7 +223,7 @@ impl FloatNet {
             ft_weights: div(&net.ft_weights, QA),
             ft_bias: div(&net.ft_bias, QA),
             out_weights: div(&net.out_weights, QB),
-            out_bias: net.out_bias as f32 / (QA * QB) as f32,
+            out_bias: net.out_bias[0] as f32 / (QA * QB) as f32,
         }
     }
 }
