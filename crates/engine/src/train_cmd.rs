@@ -65,6 +65,15 @@ pub struct TrainArgs {
     /// The hidden activation: `screlu` (clamp(x, 0, 1)²) or `crelu` (clamp(x, 0, 1)).
     #[arg(long, value_name = "screlu|crelu", default_value = "screlu", value_parser = activation)]
     pub activation: Activation,
+    /// Output buckets, 1 to 16: output layers chosen by the number of pieces on the board
+    /// (kings included), bucket ((pieces - 2) * N / 32).min(N - 1). 1 is the plain network.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = train::DEFAULT_BUCKETS,
+        value_parser = RangedU64ValueParser::<usize>::new().range(1..=engram_nnue::net::MAX_BUCKETS as u64),
+    )]
+    pub output_buckets: usize,
     /// Passes over the training positions.
     #[arg(long, value_name = "N", default_value_t = train::DEFAULT_EPOCHS,
           value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
@@ -116,6 +125,7 @@ impl TrainArgs {
         let mut params = TrainParams {
             hidden: self.hidden,
             activation: self.activation,
+            buckets: self.output_buckets,
             epochs: self.epochs,
             batch: self.batch,
             lr: self.lr,
@@ -176,10 +186,9 @@ impl TrainArgs {
             }
         })?;
         println!(
-            "wrote {} ((768 -> {}) x 2 -> 1, {}, xxh3 {:016x}) in {:.1} s",
+            "wrote {} ({}, xxh3 {:016x}) in {:.1} s",
             config.out.display(),
-            report.network.hidden,
-            report.network.activation.name(),
+            report.shape(),
             report.checksum,
             report.seconds
         );
@@ -227,6 +236,9 @@ mod tests {
             &["--lr", "0"],
             &["--epochs", "0"],
             &["--hidden", "8"],
+            &["--output-buckets", "0"],
+            &["--output-buckets", "17"],
+            &["--output-buckets", "two"],
         ] {
             let args: Vec<&str> = base.iter().chain(bad).copied().collect();
             assert!(parse(&args).is_err(), "{bad:?}");
@@ -235,5 +247,10 @@ mod tests {
         assert!(odd.config().params.validate().is_err());
         let crelu = parse(&["--data", "d", "-o", "n", "--activation", "CReLU"]).unwrap();
         assert_eq!(crelu.activation, Activation::CReLU);
+        let eight = parse(&["--data", "d", "-o", "n", "--output-buckets", "8"]).unwrap();
+        assert_eq!(eight.config().params.buckets, 8);
+        assert!(eight.config().params.validate().is_ok());
+        let sixteen = parse(&["--data", "d", "-o", "n", "--output-buckets", "16"]).unwrap();
+        assert_eq!(sixteen.config().params.buckets, 16);
     }
 }

@@ -5,7 +5,7 @@ mod common;
 
 use common::{best, Engine};
 use engram_chess::Board;
-use engram_nnue::random::random_network;
+use engram_nnue::random::{random_bucketed_network, random_network};
 use engram_nnue::{Activation, Network};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -147,23 +147,37 @@ fn a_good_file_is_accepted_and_searched_with() {
 
 #[test]
 fn eval_prints_both_evaluations() {
-    let net = random_network(32, Activation::SCReLU, 3);
-    let path = write("eval.nnue", &net.to_bytes());
-    let mut e = Engine::start();
-    e.send(&format!("setoption name EvalFile value {}", path.display()));
-    answer(&mut e);
-    e.send(&format!("position fen {FEN}"));
-    e.send("eval");
-    let hce = e.wait_for(T, |l| l.starts_with("Static eval:"));
-    assert!(hce.ends_with("cp (side to move)"), "{hce}");
-    let nnue = e.wait_for(T, |l| l.starts_with("NNUE eval:"));
-    let want = net.evaluate_scalar(&Board::from_fen(FEN, false).unwrap());
-    assert!(
-        nnue.starts_with(&format!("NNUE eval: {want} cp (side to move; ")),
-        "{nnue}"
-    );
-    assert!(nnue.contains("768->32 x2, screlu"), "{nnue}");
-    e.quit();
-    // Loaded from the same file it parses the same.
-    assert_eq!(Network::load(&path).unwrap(), net);
+    let nets = [
+        (
+            "eval.nnue",
+            random_network(32, Activation::SCReLU, 3),
+            "768->32 x2, screlu",
+        ),
+        (
+            "eval-buckets.nnue",
+            random_bucketed_network(32, Activation::SCReLU, 8, 3),
+            "768->32 x2, 8 output buckets, screlu",
+        ),
+    ];
+    for (name, net, shape) in nets {
+        let path = write(name, &net.to_bytes());
+        let mut e = Engine::start();
+        e.send(&format!("setoption name EvalFile value {}", path.display()));
+        let line = answer(&mut e);
+        assert!(line.ends_with(&format!("({shape})")), "{line}");
+        e.send(&format!("position fen {FEN}"));
+        e.send("eval");
+        let hce = e.wait_for(T, |l| l.starts_with("Static eval:"));
+        assert!(hce.ends_with("cp (side to move)"), "{hce}");
+        let nnue = e.wait_for(T, |l| l.starts_with("NNUE eval:"));
+        let want = net.evaluate_scalar(&Board::from_fen(FEN, false).unwrap());
+        assert!(
+            nnue.starts_with(&format!("NNUE eval: {want} cp (side to move; ")),
+            "{nnue}"
+        );
+        assert!(nnue.contains(shape), "{nnue}");
+        e.quit();
+        // Loaded from the same file it parses the same.
+        assert_eq!(Network::load(&path).unwrap(), net);
+    }
 }

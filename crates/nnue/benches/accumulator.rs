@@ -14,7 +14,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 fn net(h: usize) -> Network {
-    let mut net = Network::zeros(h, Activation::SCReLU);
+    let mut net = Network::zeros(h, Activation::SCReLU, 1);
     let mut x = 12345u32;
     let mut next = move |m: i32| {
         x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
@@ -65,7 +65,7 @@ fn bench(c: &mut Criterion) {
             });
             let (stm, ntm) = (out[0].clone(), out[1].clone());
             group.bench_function(format!("output/{name}"), |b| {
-                b.iter(|| simd.output(&net, black_box(&stm), black_box(&ntm)))
+                b.iter(|| simd.output(&net, black_box(&stm), black_box(&ntm), 0))
             });
         }
         group.finish();

@@ -166,21 +166,21 @@ impl Simd {
         }
     }
 
-    /// The output layer on two accumulators (side to move's first), in centipawns: the
-    /// same value as [`Network::output_scalar`] (for SCReLU given output weights within
-    /// ±[`MADD_WEIGHT_MAX`], as loaded networks have).
+    /// The output layer of `bucket` (see [`Network::bucket`]) on two accumulators (side to
+    /// move's first), in centipawns: the same value as [`Network::output_scalar`] (for
+    /// SCReLU given output weights within ±[`MADD_WEIGHT_MAX`], as loaded networks have).
     #[inline]
-    pub fn output(self, net: &Network, stm: &[i16], ntm: &[i16]) -> i32 {
+    pub fn output(self, net: &Network, stm: &[i16], ntm: &[i16], bucket: usize) -> i32 {
         let h = net.hidden;
-        assert!(stm.len() == h && ntm.len() == h && net.out_weights.len() == 2 * h);
-        let (w_stm, w_ntm) = net.out_weights.split_at(h);
+        assert!(stm.len() == h && ntm.len() == h && net.out_weights.len() == net.buckets * 2 * h);
+        let (w_stm, w_ntm) = net.bucket_weights(bucket).split_at(h);
         let mut sum = match net.activation {
             Activation::CReLU => self.crelu_sum(stm, w_stm) + self.crelu_sum(ntm, w_ntm),
             Activation::SCReLU => {
                 (self.screlu_sum(stm, w_stm) + self.screlu_sum(ntm, w_ntm)) / QA as i64
             }
         };
-        sum += net.out_bias as i64;
+        sum += net.out_bias[bucket] as i64;
         (sum * SCALE as i64 / (QA * QB) as i64) as i32
     }
 
@@ -249,7 +249,7 @@ pub fn refresh(acc: &mut [i16], net: &Network, features: &[usize]) {
     Simd::detect().refresh(acc, net, features)
 }
 
-/// The output layer with [`Simd::detect`].
-pub fn output(net: &Network, stm: &[i16], ntm: &[i16]) -> i32 {
-    Simd::detect().output(net, stm, ntm)
+/// The output layer of `bucket` with [`Simd::detect`].
+pub fn output(net: &Network, stm: &[i16], ntm: &[i16], bucket: usize) -> i32 {
+    Simd::detect().output(net, stm, ntm, bucket)
 }

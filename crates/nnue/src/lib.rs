@@ -2,7 +2,8 @@
 //!
 //! - [`accumulator`]: the vectorised accumulator updates, refresh and output layer.
 //! - [`features`]: the 768 inputs per perspective (piece × square).
-//! - [`net`]: the quantised network `(768 → H) × 2 → 1` and its validated file format.
+//! - [`net`]: the quantised network `(768 → H) × 2 → 1` (with 1 to 16 output buckets chosen
+//!   by material) and its validated file format.
 //! - [`data`]: self-play games stored as moves and scores (3 bytes a position), and the
 //!   32-byte positions the trainer reads.
 //! - [`train`]: the trainer (float network, AdamW on CPU threads, quantisation).

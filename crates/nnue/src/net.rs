@@ -1,9 +1,17 @@
 //! The quantised network and its file format.
 //!
-//! Architecture: `(768 → H) × 2 → 1`. One feature transformer (weights `768 × H`, bias `H`) is
-//! shared by both perspectives; the side to move's accumulator comes first in the output
-//! layer (weights `2H`, one bias). The hidden activation is clipped ReLU (`clamp(x, 0, 1)`) or
-//! squared clipped ReLU (`clamp(x, 0, 1)²`).
+//! Architecture: `(768 → H) × 2 → 1`, with `N` output buckets (1 to [`MAX_BUCKETS`]). One
+//! feature transformer (weights `768 × H`, bias `H`) is shared by both perspectives; the side
+//! to move's accumulator comes first in the output layer (weights `2H`, one bias). The hidden
+//! activation is clipped ReLU (`clamp(x, 0, 1)`) or squared clipped ReLU (`clamp(x, 0, 1)²`).
+//!
+//! **Output buckets.** A network may have `N` output layers instead of one; a position uses
+//! the one of its material, bucket [`output_bucket`]`(pieces, N) = ((pieces − 2) · N / 32)
+//! .min(N − 1)` where `pieces` counts every piece on the board, kings included (2 to 32).
+//! For N = 8 that is `(pieces − 2) / 4`: 2–5 pieces in bucket 0, …, 30–32 in bucket 7. The
+//! feature transformer and the accumulators are shared, so the buckets cost nothing in an
+//! incremental update. `N = 1` is the plain network, and its file is exactly the format's
+//! before buckets existed.
 //!
 //! Quantisation (the trainer's floats to integers): feature-transformer weights and biases are
 //! multiplied by [`QA`] = 255 and stored as `i16`; output weights by [`QB`] = 64 as `i16`; the
@@ -24,7 +32,8 @@
 //! | 12 | 4 | inputs (768) |
 //! | 16 | 4 | hidden size H |
 //! | 20 | 1 | activation: 0 CReLU, 1 SCReLU |
-//! | 21 | 3 | zero |
+//! | 21 | 1 | output buckets N: 0 for one (so older one-bucket files read as they are), else 1..=16 |
+//! | 22 | 2 | zero |
 //! | 24 | 2 | QA · 26 2 QB · 28 2 SCALE |
 //! | 30 | 2 | zero |
 //! | 32 | 8 | payload length in bytes |
@@ -33,8 +42,11 @@
 //!
 //! Payload: feature-transformer weights `i16[768][H]` (feature-major: one feature's column of
 //! H weights is contiguous, the unit of an incremental update), its bias `i16[H]`, output
-//! weights `i16[2H]` (side to move's half first), output bias `i32`. A SCReLU network's
-//! output weights are within ±128 (the trainer clips them; inference relies on it).
+//! weights `i16[N][2H]` (bucket-major; each bucket's side-to-move half first), output biases
+//! `i32[N]`. With N = 1 that is output weights `i16[2H]` and one bias `i32`, as before
+//! buckets. A writer stores one bucket as 0 in byte 21; a reader takes 0 and 1 both as one
+//! bucket and refuses more than [`MAX_BUCKETS`]. A SCReLU network's output weights (every
+//! bucket's) are within ±128 (the trainer clips them; inference relies on it).
 
 use crate::features::{self, INPUTS};
 use engram_chess::{Board, Color};
@@ -55,6 +67,22 @@ pub const MAGIC: &[u8; 8] = b"ENGRAMNN";
 pub const HEADER_LEN: usize = 64;
 /// Largest hidden size accepted from a file.
 pub const MAX_HIDDEN: usize = 4096;
+/// Most output buckets a network may have.
+pub const MAX_BUCKETS: usize = 16;
+
+/// The output bucket of a position with `pieces` pieces on the board (kings included) in a
+/// network of `buckets` buckets (1 to [`MAX_BUCKETS`]):
+/// `((pieces − 2) · buckets / 32).min(buckets − 1)`.
+///
+/// The 31 piece counts of real positions, 2 to 32, are spread evenly over the buckets (for 8
+/// buckets, `(pieces − 2) / 4`). Counts outside that range (boards set up with more than 32
+/// pieces, or without both kings) fall into the nearest end bucket. One bucket is always 0.
+/// The trainer and the engine both call this, so they pick the same bucket.
+#[inline]
+pub fn output_bucket(pieces: u32, buckets: usize) -> usize {
+    debug_assert!((1..=MAX_BUCKETS).contains(&buckets));
+    (pieces.saturating_sub(2) as usize * buckets / 32).min(buckets.max(1) - 1)
+}
 
 /// The hidden layer's activation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -157,20 +185,23 @@ pub struct Network {
     pub ft_weights: Vec<i16>,
     /// Feature-transformer bias, `H` values.
     pub ft_bias: Vec<i16>,
-    /// Output weights: `2H` values, the side to move's half first.
+    /// Output buckets N (1 to [`MAX_BUCKETS`]): output layers chosen by material
+    /// ([`output_bucket`]).
+    pub buckets: usize,
+    /// Output weights: `N · 2H` values, bucket by bucket (each `2H`, the side to move's half
+    /// first; [`Network::bucket_weights`]).
     pub out_weights: Vec<i16>,
-    /// Output bias (scaled by `QA · QB`).
-    pub out_bias: i32,
+    /// Output biases (scaled by `QA · QB`), one per bucket.
+    pub out_bias: Vec<i32>,
 }
 
 impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "Network(768 -> {} x 2 -> 1, {})",
-            self.hidden,
-            self.activation.name()
-        )
+        write!(f, "Network(768 -> {} x 2 -> 1", self.hidden)?;
+        if self.buckets > 1 {
+            write!(f, ", {} output buckets", self.buckets)?;
+        }
+        write!(f, ", {})", self.activation.name())
     }
 }
 
@@ -187,26 +218,42 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 }
 
 impl Network {
-    /// The payload length in bytes for hidden size `hidden`.
-    pub fn payload_len(hidden: usize) -> usize {
-        2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+    /// The payload length in bytes for hidden size `hidden` and `buckets` output buckets.
+    pub fn payload_len(hidden: usize, buckets: usize) -> usize {
+        2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
     }
 
-    /// A network of zeros (every position evaluates to 0), for tests and as a shape template.
-    pub fn zeros(hidden: usize, activation: Activation) -> Network {
+    /// A network of zeros with `buckets` output buckets (every position evaluates to 0), for
+    /// tests and as a shape template.
+    pub fn zeros(hidden: usize, activation: Activation, buckets: usize) -> Network {
         Network {
             hidden,
             activation,
             ft_weights: vec![0; INPUTS * hidden],
             ft_bias: vec![0; hidden],
-            out_weights: vec![0; 2 * hidden],
-            out_bias: 0,
+            buckets,
+            out_weights: vec![0; buckets * 2 * hidden],
+            out_bias: vec![0; buckets],
         }
+    }
+
+    /// The output bucket of a position with `pieces` pieces (kings included):
+    /// [`output_bucket`] with this network's bucket count.
+    #[inline]
+    pub fn bucket(&self, pieces: u32) -> usize {
+        output_bucket(pieces, self.buckets)
+    }
+
+    /// The `2H` output weights of `bucket` (side to move's half first).
+    #[inline]
+    pub fn bucket_weights(&self, bucket: usize) -> &[i16] {
+        let n = 2 * self.hidden;
+        &self.out_weights[bucket * n..(bucket + 1) * n]
     }
 
     /// The file image: header and payload.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut payload = Vec::with_capacity(Self::payload_len(self.hidden));
+        let mut payload = Vec::with_capacity(Self::payload_len(self.hidden, self.buckets));
         for v in self
             .ft_weights
             .iter()
@@ -215,14 +262,22 @@ impl Network {
         {
             payload.extend_from_slice(&v.to_le_bytes());
         }
-        payload.extend_from_slice(&self.out_bias.to_le_bytes());
+        for b in &self.out_bias {
+            payload.extend_from_slice(&b.to_le_bytes());
+        }
         let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
         out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
         out.push(self.activation.code());
-        out.extend_from_slice(&[0; 3]);
+        // One bucket is written as 0: such a file is byte for byte the format before buckets.
+        out.push(if self.buckets == 1 {
+            0
+        } else {
+            self.buckets as u8
+        });
+        out.extend_from_slice(&[0; 2]);
         out.extend_from_slice(&(QA as u16).to_le_bytes());
         out.extend_from_slice(&(QB as u16).to_le_bytes());
         out.extend_from_slice(&(SCALE as u16).to_le_bytes());
@@ -267,6 +322,15 @@ impl Network {
         }
         let activation = Activation::from_code(bytes[20])
             .ok_or_else(|| NetError::Shape(format!("activation code {}", bytes[20])))?;
+        let buckets = match bytes[21] as usize {
+            0 => 1,
+            n if n <= MAX_BUCKETS => n,
+            n => {
+                return Err(NetError::Shape(format!(
+                    "{n} output buckets (at most {MAX_BUCKETS})"
+                )))
+            }
+        };
         let (qa, qb, scale) = (u16_at(bytes, 24), u16_at(bytes, 26), u16_at(bytes, 28));
         if (qa as i32, qb as i32, scale as i32) != (QA, QB, SCALE) {
             return Err(NetError::Shape(format!(
@@ -274,10 +338,11 @@ impl Network {
             )));
         }
         let declared = u64_at(bytes, 32);
-        let expected = Self::payload_len(hidden);
+        let expected = Self::payload_len(hidden, buckets);
         if declared != expected as u64 {
             return Err(NetError::Shape(format!(
-                "payload of {declared} bytes for hidden size {hidden} (expected {expected})"
+                "payload of {declared} bytes for hidden size {hidden} and {buckets} output \
+                 buckets (expected {expected})"
             )));
         }
         let total = HEADER_LEN + expected;
@@ -303,8 +368,11 @@ impl Network {
         let mut take = |n: usize| -> Vec<i16> { words.by_ref().take(n).collect() };
         let ft_weights = take(INPUTS * hidden);
         let ft_bias = take(hidden);
-        let out_weights = take(2 * hidden);
-        let out_bias = i32::from_le_bytes(payload[expected - 4..].try_into().expect("4 bytes"));
+        let out_weights = take(buckets * 2 * hidden);
+        let out_bias = payload[expected - 4 * buckets..]
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")))
+            .collect();
         let limit = crate::accumulator::MADD_WEIGHT_MAX;
         if activation == Activation::SCReLU
             && out_weights.iter().any(|w| !(-limit..=limit).contains(w))
@@ -318,6 +386,7 @@ impl Network {
             activation,
             ft_weights,
             ft_bias,
+            buckets,
             out_weights,
             out_bias,
         })
@@ -349,12 +418,13 @@ impl Network {
         acc
     }
 
-    /// The output layer on two accumulators (side to move's first), in centipawns, with
-    /// plain scalar code.
-    pub fn output_scalar(&self, stm: &[i16], ntm: &[i16]) -> i32 {
+    /// The output layer of `bucket` on two accumulators (side to move's first), in
+    /// centipawns, with plain scalar code.
+    pub fn output_scalar(&self, stm: &[i16], ntm: &[i16], bucket: usize) -> i32 {
         let h = self.hidden;
+        let (w_stm, w_ntm) = self.bucket_weights(bucket).split_at(h);
         let mut sum: i64 = 0;
-        for (acc, w) in [(stm, &self.out_weights[..h]), (ntm, &self.out_weights[h..])] {
+        for (acc, w) in [(stm, w_stm), (ntm, w_ntm)] {
             for (&a, &w) in acc.iter().zip(w) {
                 let x = (a as i32).clamp(0, QA);
                 sum += match self.activation {
@@ -366,16 +436,17 @@ impl Network {
         if self.activation == Activation::SCReLU {
             sum /= QA as i64;
         }
-        ((sum + self.out_bias as i64) * SCALE as i64 / (QA * QB) as i64) as i32
+        ((sum + self.out_bias[bucket] as i64) * SCALE as i64 / (QA * QB) as i64) as i32
     }
 
     /// The evaluation of `board` in centipawns from the side to move's view, from scratch
-    /// with scalar code (the reference; the engine updates accumulators incrementally).
+    /// with scalar code (the reference; the engine updates accumulators incrementally),
+    /// through the output bucket of the board's piece count.
     pub fn evaluate_scalar(&self, board: &Board) -> i32 {
         let us = board.side_to_move();
         let stm = self.refresh_scalar(board, us);
         let ntm = self.refresh_scalar(board, !us);
-        self.output_scalar(&stm, &ntm)
+        self.output_scalar(&stm, &ntm, self.bucket(board.occupied().len()))
     }
 }
 
@@ -383,8 +454,8 @@ impl Network {
 mod tests {
     use super::*;
 
-    fn sample() -> Network {
-        let mut net = Network::zeros(16, Activation::SCReLU);
+    fn sample_with(buckets: usize) -> Network {
+        let mut net = Network::zeros(16, Activation::SCReLU, buckets);
         for (i, w) in net.ft_weights.iter_mut().enumerate() {
             *w = ((i * 7919) % 61) as i16 - 30;
         }
@@ -392,16 +463,165 @@ mod tests {
             *w = ((i * 31) % 41) as i16 - 20;
         }
         net.ft_bias.fill(40);
-        net.out_bias = 1234;
+        for (i, b) in net.out_bias.iter_mut().enumerate() {
+            *b = 1234 - 1000 * i as i32;
+        }
         net
+    }
+
+    fn sample() -> Network {
+        sample_with(1)
     }
 
     #[test]
     fn round_trip() {
         let net = sample();
         let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), HEADER_LEN + Network::payload_len(16));
+        assert_eq!(bytes.len(), HEADER_LEN + Network::payload_len(16, 1));
+        assert_eq!(bytes[21], 0, "one bucket is written as 0");
         assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+    }
+
+    #[test]
+    fn round_trip_with_buckets() {
+        let net = sample_with(8);
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), HEADER_LEN + Network::payload_len(16, 8));
+        assert_eq!(bytes[21], 8);
+        let back = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(back, net);
+        assert_eq!(
+            back.out_bias,
+            vec![1234, 234, -766, -1766, -2766, -3766, -4766, -5766]
+        );
+        assert_eq!(
+            format!("{back:?}"),
+            "Network(768 -> 16 x 2 -> 1, 8 output buckets, screlu)"
+        );
+        assert_eq!(
+            format!("{:?}", sample()),
+            "Network(768 -> 16 x 2 -> 1, screlu)"
+        );
+        // Byte 21 of 1 is one bucket too (a writer uses 0).
+        let mut one = sample().to_bytes();
+        one[21] = 1;
+        assert_eq!(Network::from_bytes(&one).unwrap(), sample());
+    }
+
+    #[test]
+    fn too_many_buckets_are_refused() {
+        let mut net = sample_with(MAX_BUCKETS);
+        assert_eq!(Network::from_bytes(&net.to_bytes()).unwrap(), net);
+        net.buckets = MAX_BUCKETS + 1;
+        net.out_weights = vec![0; net.buckets * 2 * net.hidden];
+        net.out_bias = vec![0; net.buckets];
+        let err = Network::from_bytes(&net.to_bytes()).unwrap_err();
+        assert!(
+            matches!(&err, NetError::Shape(s) if s.contains("17 output buckets")),
+            "{err}"
+        );
+        // A bucket count the payload does not match.
+        let mut bytes = sample_with(8).to_bytes();
+        bytes[21] = 7;
+        assert!(matches!(
+            Network::from_bytes(&bytes),
+            Err(NetError::Shape(_))
+        ));
+    }
+
+    /// A file laid out by hand as the format was before output buckets (byte 21 zero, one
+    /// output layer) loads, evaluates as one bucket, and is written back byte for byte.
+    #[test]
+    fn a_file_from_before_buckets_loads() {
+        let h = 16;
+        let net = sample();
+        let mut payload = Vec::new();
+        for v in net.ft_weights.iter().chain(&net.ft_bias) {
+            payload.extend_from_slice(&v.to_le_bytes());
+        }
+        for v in &net.out_weights[..2 * h] {
+            payload.extend_from_slice(&v.to_le_bytes());
+        }
+        payload.extend_from_slice(&1234i32.to_le_bytes());
+        assert_eq!(payload.len(), 2 * (768 * h + h + 2 * h) + 4);
+        let mut file = Vec::new();
+        file.extend_from_slice(b"ENGRAMNN");
+        file.extend_from_slice(&1u32.to_le_bytes());
+        file.extend_from_slice(&768u32.to_le_bytes());
+        file.extend_from_slice(&(h as u32).to_le_bytes());
+        file.extend_from_slice(&[1, 0, 0, 0]);
+        for v in [255u16, 64, 400, 0] {
+            file.extend_from_slice(&v.to_le_bytes());
+        }
+        file.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        file.extend_from_slice(&xxh3_64(&payload).to_le_bytes());
+        file.extend_from_slice(&[0; 16]);
+        file.extend_from_slice(&payload);
+        let loaded = Network::from_bytes(&file).unwrap();
+        assert_eq!(loaded, net);
+        assert_eq!(
+            (loaded.buckets, loaded.out_bias.as_slice()),
+            (1, &[1234][..])
+        );
+        assert_eq!(loaded.to_bytes(), file);
+        for pieces in 0..40 {
+            assert_eq!(loaded.bucket(pieces), 0);
+        }
+    }
+
+    #[test]
+    fn buckets_follow_the_piece_count() {
+        for pieces in 2..=32 {
+            assert_eq!(output_bucket(pieces, 1), 0);
+            assert_eq!(
+                output_bucket(pieces, 8),
+                (pieces as usize - 2) / 4,
+                "{pieces}"
+            );
+            assert_eq!(
+                output_bucket(pieces, 2),
+                (pieces >= 18) as usize,
+                "{pieces}"
+            );
+        }
+        for n in 1..=MAX_BUCKETS {
+            // From 0 at 2 pieces to the last bucket at 32, never decreasing, none skipped.
+            let all: Vec<usize> = (2..=32).map(|p| output_bucket(p, n)).collect();
+            assert_eq!((all[0], all[30]), (0, n - 1), "{n} buckets");
+            assert!(all.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1));
+            // Boards set up beyond the range fall into the end buckets.
+            assert_eq!(output_bucket(0, n), 0);
+            assert_eq!(output_bucket(1, n), 0);
+            assert_eq!(output_bucket(40, n), n - 1);
+            assert_eq!(output_bucket(u32::MAX, n), n - 1);
+        }
+        assert_eq!(output_bucket(5, 8), 0);
+        assert_eq!(output_bucket(6, 8), 1);
+        assert_eq!(output_bucket(30, 8), 7);
+    }
+
+    #[test]
+    fn each_bucket_has_its_own_output_layer() {
+        let net = sample_with(8);
+        let kpk = Board::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", false).unwrap();
+        let start = Board::startpos();
+        // A one-bucket net with bucket b's output layer evaluates as the bucketed net on the
+        // boards of bucket b: 3 pieces are bucket 0, 32 pieces bucket 7.
+        for (board, bucket) in [(&kpk, 0), (&start, 7)] {
+            assert_eq!(net.bucket(board.occupied().len()), bucket);
+            let mut one = sample();
+            one.out_weights = net.bucket_weights(bucket).to_vec();
+            one.out_bias = vec![net.out_bias[bucket]];
+            assert_eq!(one.evaluate_scalar(board), net.evaluate_scalar(board));
+        }
+        let us = start.side_to_move();
+        let (stm, ntm) = (
+            net.refresh_scalar(&start, us),
+            net.refresh_scalar(&start, !us),
+        );
+        let outputs: std::collections::HashSet<i32> =
+            (0..8).map(|b| net.output_scalar(&stm, &ntm, b)).collect();
+        assert!(outputs.len() > 4, "buckets differ: {outputs:?}");
     }
 
     #[test]
@@ -453,6 +673,14 @@ mod tests {
             Network::from_bytes(&net.to_bytes()),
             Err(NetError::Shape(_))
         ));
+        // Every bucket is checked, the last one's last weight too.
+        let mut net = sample_with(4);
+        assert!(Network::from_bytes(&net.to_bytes()).is_ok());
+        *net.out_weights.last_mut().unwrap() = crate::accumulator::MADD_WEIGHT_MAX + 1;
+        assert!(matches!(
+            Network::from_bytes(&net.to_bytes()),
+            Err(NetError::Shape(_))
+        ));
         net.activation = Activation::CReLU;
         assert!(
             Network::from_bytes(&net.to_bytes()).is_ok(),
@@ -473,7 +701,9 @@ mod tests {
             false,
         )
         .unwrap();
-        assert_eq!(net.evaluate_scalar(&a), net.evaluate_scalar(&b));
-        assert_ne!(net.evaluate_scalar(&a), 0);
+        for net in [net, sample_with(8)] {
+            assert_eq!(net.evaluate_scalar(&a), net.evaluate_scalar(&b));
+            assert_ne!(net.evaluate_scalar(&a), 0);
+        }
     }
 }

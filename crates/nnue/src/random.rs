@@ -15,15 +15,28 @@ fn small(rng: &mut Rng, m: i16) -> i16 {
 /// output bias in ±`QA · QB`. Evaluations are of a few hundred centipawns and differ from
 /// position to position; the same seed gives the same network.
 pub fn random_network(hidden: usize, activation: Activation, seed: u64) -> Network {
+    random_bucketed_network(hidden, activation, 1, seed)
+}
+
+/// [`random_network`] with `buckets` output buckets, each with its own random output layer
+/// (drawn one after the other; one bucket gives exactly [`random_network`]'s network).
+pub fn random_bucketed_network(
+    hidden: usize,
+    activation: Activation,
+    buckets: usize,
+    seed: u64,
+) -> Network {
     let mut rng = Rng::new(seed);
-    let mut net = Network::zeros(hidden, activation);
+    let mut net = Network::zeros(hidden, activation, buckets);
     for w in net.ft_weights.iter_mut().chain(&mut net.ft_bias) {
         *w = small(&mut rng, 64);
     }
     for w in &mut net.out_weights {
         *w = small(&mut rng, 64);
     }
-    net.out_bias = small(&mut rng, i16::MAX) as i32 % (crate::net::QA * crate::net::QB);
+    for b in &mut net.out_bias {
+        *b = small(&mut rng, i16::MAX) as i32 % (crate::net::QA * crate::net::QB);
+    }
     net
 }
 
@@ -42,5 +55,12 @@ mod tests {
         let other =
             a.evaluate_scalar(&Board::from_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", false).unwrap());
         assert_ne!(start, other);
+        let b = random_bucketed_network(32, Activation::SCReLU, 8, 7);
+        assert_eq!(
+            (b.buckets, b.out_weights.len(), b.out_bias.len()),
+            (8, 8 * 64, 8)
+        );
+        assert_eq!(Network::from_bytes(&b.to_bytes()).unwrap(), b);
+        assert_eq!(random_bucketed_network(32, Activation::SCReLU, 1, 7), a);
     }
 }

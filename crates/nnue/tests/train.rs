@@ -13,18 +13,28 @@ use engram_nnue::train::{
 };
 use std::path::PathBuf;
 
-const BOTH: [Activation; 2] = [Activation::CReLU, Activation::SCReLU];
-
 /// A net whose accumulators spread over the whole [0, 1] range (a fresh one sits near 0).
 fn spread_net(hidden: usize, activation: Activation, seed: u64) -> FloatNet {
-    let mut net = FloatNet::init(hidden, activation, seed);
+    spread_bucketed_net(hidden, activation, 1, seed)
+}
+
+/// [`spread_net`] with `buckets` output buckets (each bucket's bias a little different).
+fn spread_bucketed_net(
+    hidden: usize,
+    activation: Activation,
+    buckets: usize,
+    seed: u64,
+) -> FloatNet {
+    let mut net = FloatNet::init(hidden, activation, buckets, seed);
     let mut rng = Rng::new(seed + 1);
     net.ft_weights.iter_mut().for_each(|w| *w *= 4.0);
     net.ft_bias
         .iter_mut()
         .for_each(|b| *b = 0.4 + 0.4 * rng.symmetric());
     net.out_weights.iter_mut().for_each(|w| *w *= 3.0);
-    net.out_bias = 0.05;
+    for (i, b) in net.out_bias.iter_mut().enumerate() {
+        *b = 0.05 - 0.03 * i as f32;
+    }
     net
 }
 
@@ -42,28 +52,57 @@ fn params(hidden: usize, activation: Activation) -> TrainParams {
     }
 }
 
+/// The output bucket of `pos` in a net of `buckets` buckets.
+fn bucket_of(pos: &Packed, buckets: usize) -> usize {
+    engram_nnue::net::output_bucket(pos.occupancy.count_ones(), buckets)
+}
+
 #[test]
 fn gradients_match_finite_differences() {
-    let positions = random_positions(24, 3);
+    // 24 positions from the start of a game, and for the buckets a few from later in games
+    // (fewer pieces): up to 3 from each bucket of 4.
+    let opening = random_positions(24, 3);
+    let mut later = Vec::new();
+    for p in random_positions(6000, 4) {
+        let b = bucket_of(&p, 4);
+        if b < 3 && later.iter().filter(|q| bucket_of(q, 4) == b).count() < 3 {
+            later.push(p);
+        }
+    }
     let wdl = 0.3;
-    for activation in BOTH {
-        let net = spread_net(16, activation, 11);
+    for (activation, buckets) in [
+        (Activation::CReLU, 1),
+        (Activation::SCReLU, 1),
+        (Activation::CReLU, 4),
+        (Activation::SCReLU, 4),
+    ] {
+        let net = spread_bucketed_net(16, activation, buckets, 11);
+        let mut positions = opening.clone();
+        if buckets > 1 {
+            positions.extend_from_slice(&later);
+        }
         let n = positions.len() as f64;
-        let mut buffers = vec![Gradients::zeros(16); 2];
+        let mut buffers = vec![Gradients::zeros(16, buckets); 2];
         let loss = batch_gradients(&net, &positions, wdl, &mut buffers) / n;
         assert!((loss - loss_sum(&net, &positions, wdl, 1) / n).abs() < 1e-6 * loss);
         let g = buffers[0].clone();
-        // Parameters: weights of features the first position lights, biases, output layer.
+        // Parameters: weights of features the first position lights, biases, output layer
+        // (the first position's bucket, and the last position's).
         let (fs, fo) = positions[0].features().nth(5).unwrap();
+        let b0 = bucket_of(&positions[0], buckets);
+        let b1 = bucket_of(&positions[positions.len() - 1], buckets);
+        let (w0, w1) = (32 * b0, 32 * b1);
         let probes: Vec<(&str, usize, f32)> = vec![
             ("ft_weights", fs * 16 + 3, g.ft_weights[fs * 16 + 3]),
             ("ft_weights", fo * 16 + 9, g.ft_weights[fo * 16 + 9]),
             ("ft_weights", fs * 16 + 14, g.ft_weights[fs * 16 + 14]),
             ("ft_bias", 2, g.ft_bias[2]),
             ("ft_bias", 12, g.ft_bias[12]),
-            ("out_weights", 1, g.out_weights[1]),
-            ("out_weights", 16 + 5, g.out_weights[16 + 5]),
-            ("out_bias", 0, g.out_bias),
+            ("out_weights", w0 + 1, g.out_weights[w0 + 1]),
+            ("out_weights", w0 + 16 + 5, g.out_weights[w0 + 16 + 5]),
+            ("out_weights", w1 + 7, g.out_weights[w1 + 7]),
+            ("out_bias", b0, g.out_bias[b0]),
+            ("out_bias", b1, g.out_bias[b1]),
         ];
         let eps = 1e-3f32;
         let mut nonzero = 0;
@@ -74,7 +113,7 @@ fn gradients_match_finite_differences() {
                     "ft_weights" => m.ft_weights[i] += delta,
                     "ft_bias" => m.ft_bias[i] += delta,
                     "out_weights" => m.out_weights[i] += delta,
-                    _ => m.out_bias += delta,
+                    _ => m.out_bias[i] += delta,
                 }
                 loss_sum(&m, &positions, wdl, 1) / n
             };
@@ -82,20 +121,32 @@ fn gradients_match_finite_differences() {
             let tol = 2e-2 * analytic.abs().max(numeric.abs()) + 2e-6;
             assert!(
                 (analytic - numeric).abs() <= tol,
-                "{activation:?} {what}[{i}]: analytic {analytic}, numeric {numeric}"
+                "{activation:?} {buckets} buckets {what}[{i}]: analytic {analytic}, numeric {numeric}"
             );
             nonzero += (analytic.abs() > 1e-5) as usize;
         }
-        assert!(nonzero >= 6, "{activation:?}: too few gradients to compare");
+        assert!(nonzero >= 8, "{activation:?}: too few gradients to compare");
+        // A bucket no position falls into gets no gradient.
+        let used: Vec<usize> = positions.iter().map(|p| bucket_of(p, buckets)).collect();
+        for b in (0..buckets).filter(|b| !used.contains(b)) {
+            assert_eq!(g.out_bias[b], 0.0);
+            assert!(g.out_weights[32 * b..32 * (b + 1)]
+                .iter()
+                .all(|&w| w == 0.0));
+        }
+        if buckets > 1 {
+            let distinct: std::collections::HashSet<_> = used.iter().collect();
+            assert!(distinct.len() >= 3, "too few buckets: {used:?}");
+        }
     }
 }
 
 #[test]
 fn thread_counts_agree_on_the_gradient() {
     let positions = random_positions(500, 4);
-    let net = spread_net(32, Activation::SCReLU, 5);
-    let mut one = vec![Gradients::zeros(32)];
-    let mut three = vec![Gradients::zeros(32); 3];
+    let net = spread_bucketed_net(32, Activation::SCReLU, 3, 5);
+    let mut one = vec![Gradients::zeros(32, 3)];
+    let mut three = vec![Gradients::zeros(32, 3); 3];
     let l1 = batch_gradients(&net, &positions, 0.25, &mut one);
     let l3 = batch_gradients(&net, &positions, 0.25, &mut three);
     assert!((l1 - l3).abs() < 1e-9 * l1);
@@ -106,7 +157,7 @@ fn thread_counts_agree_on_the_gradient() {
         .zip(&b.ft_weights)
         .chain(a.ft_bias.iter().zip(&b.ft_bias))
         .chain(a.out_weights.iter().zip(&b.out_weights))
-        .chain([(&a.out_bias, &b.out_bias)]);
+        .chain(a.out_bias.iter().zip(&b.out_bias));
     let scale = a.out_weights.iter().fold(0.0f32, |m, g| m.max(g.abs()));
     for (x, y) in pairs {
         assert!((x - y).abs() <= 1e-5 * scale, "{x} vs {y}");
@@ -116,9 +167,16 @@ fn thread_counts_agree_on_the_gradient() {
 #[test]
 fn training_lowers_the_validation_loss() {
     let positions = random_positions(4000, 5);
-    for activation in BOTH {
-        let p = params(32, activation);
-        let untrained = FloatNet::init(32, activation, 1);
+    for (activation, buckets) in [
+        (Activation::CReLU, 1),
+        (Activation::SCReLU, 1),
+        (Activation::SCReLU, 4),
+    ] {
+        let p = TrainParams {
+            buckets,
+            ..params(32, activation)
+        };
+        let untrained = FloatNet::init(32, activation, buckets, 1);
         let (_, val) = engram_nnue::train::split(positions.clone(), &p);
         let before = loss_sum(&untrained, &val, p.wdl, 1) / val.len() as f64;
         let mut epochs = 0;
@@ -133,8 +191,10 @@ fn training_lowers_the_validation_loss() {
         let first = fit.epochs[0].val_loss.unwrap();
         assert!(
             after < 0.5 * before && after < first,
-            "{activation:?}: validation loss {before} untrained, {first} after one epoch, {after} at the end"
+            "{activation:?} {buckets} buckets: validation loss {before} untrained, {first} after \
+             one epoch, {after} at the end"
         );
+        assert_eq!(fit.net.buckets, buckets);
     }
 }
 
@@ -178,27 +238,40 @@ fn boards(n: usize, seed: u64) -> Vec<(Board, Packed)> {
 ///      `SCALE · √(Σ_h slope_h² · w_h² · (n + 1) / (12 QA²) + Σ_h act_h² / (12 QB²))`, with the
 ///      activation's local slope. Every position must be within `6σ + 1.03` cp, and the
 ///      root mean square of `error / σ` must be below 2 (it is about 1 if the model holds).
+///
+/// Both for one output bucket and for 8: a position's error involves only its bucket's
+/// output layer, so the same bounds hold with that bucket's weights.
 #[test]
 fn quantised_inference_matches_the_float_network() {
     let positions = boards(1500, 21);
     let truncation = 1.0 + SCALE as f64 / (QA * QB) as f64;
-    for activation in BOTH {
+    for (activation, buckets) in [
+        (Activation::CReLU, 1),
+        (Activation::SCReLU, 1),
+        (Activation::CReLU, 8),
+        (Activation::SCReLU, 8),
+    ] {
         let lipschitz = if activation == Activation::SCReLU {
             2.0
         } else {
             1.0
         };
-        let net = spread_net(64, activation, 31);
+        let net = spread_bucketed_net(64, activation, buckets, 31);
         let q = net.quantise().unwrap();
+        assert_eq!((q.buckets, q.out_bias.len()), (buckets, buckets));
         let deq = FloatNet::dequantise(&q);
         let (mut sum_err, mut sum_z2, mut worst, mut nonzero) = (0.0f64, 0.0f64, 0.0f64, 0);
+        let mut seen = vec![0usize; buckets];
         for (board, packed) in &positions {
+            let bucket = q.bucket(board.occupied().len());
+            assert_eq!(bucket, bucket_of(packed, buckets));
+            seen[bucket] += 1;
             let int = q.evaluate_scalar(board) as f64;
             let float = net.evaluate_cp(packed) as f64;
             let exact = deq.evaluate_cp(packed) as f64;
             assert!(
                 (int - exact).abs() <= truncation + 1e-3,
-                "{activation:?}: integer {int}, dequantised float {exact}"
+                "{activation:?} {buckets} buckets: integer {int}, dequantised float {exact}"
             );
             let n1 = board.occupied().0.count_ones() as f64 + 1.0;
             let mut stm = vec![0.0; 64];
@@ -211,7 +284,7 @@ fn quantised_inference_matches_the_float_network() {
                     Activation::SCReLU => activate::<true>(a),
                 };
                 let (act, slope) = (act as f64, slope as f64);
-                let w = q.out_weights[h] as f64 / QB as f64;
+                let w = q.bucket_weights(bucket)[h] as f64 / QB as f64;
                 bound += lipschitz * n1 * 0.5 / QA as f64 * w.abs() + act * 0.5 / QB as f64;
                 var += (slope * w).powi(2) * n1 / (12.0 * (QA * QA) as f64)
                     + act * act / (12.0 * (QB * QB) as f64);
@@ -221,7 +294,7 @@ fn quantised_inference_matches_the_float_network() {
             let err = (int - float).abs();
             assert!(
                 err <= bound_cp && err <= 6.0 * sigma + truncation,
-                "{activation:?}: integer {int}, float {float}, bound {bound_cp}, σ {sigma}"
+                "{activation:?} {buckets} buckets: integer {int}, float {float}, bound {bound_cp}, σ {sigma}"
             );
             sum_err += err;
             sum_z2 += (err / sigma).powi(2);
@@ -231,11 +304,16 @@ fn quantised_inference_matches_the_float_network() {
         let mean = sum_err / positions.len() as f64;
         let rms_z = (sum_z2 / positions.len() as f64).sqrt();
         eprintln!(
-            "{activation:?}: |integer − float| mean {mean:.2} cp, worst {worst:.2} cp, \
-             rms(error / σ) {rms_z:.2}"
+            "{activation:?}, {buckets} buckets: |integer − float| mean {mean:.2} cp, worst \
+             {worst:.2} cp, rms(error / σ) {rms_z:.2}; positions per bucket {seen:?}"
         );
         assert!(rms_z < 2.0, "{activation:?}: rms(error / σ) = {rms_z}");
         assert!(nonzero > 1000, "a network that says 0 tests nothing");
+        let used = seen.iter().filter(|&&n| n > 0).count();
+        assert!(
+            used >= buckets.min(4),
+            "too few buckets exercised: {seen:?}"
+        );
     }
 }
 
@@ -250,8 +328,17 @@ fn quantisation_refuses_overflow() {
     out.out_weights[3] = 600.0; // · 64 > 32767
     assert!(out.quantise().unwrap_err().contains("out_weights[3]"));
     let mut bias = good.clone();
-    bias.out_bias = 1e6; // · 16320 > 2³¹
+    bias.out_bias[0] = 1e6; // · 16320 > 2³¹
     assert!(bias.quantise().is_err());
+    // Every bucket is checked.
+    let buckets = spread_bucketed_net(16, Activation::SCReLU, 8, 1);
+    assert!(buckets.quantise().is_ok());
+    let mut last = buckets.clone();
+    last.out_bias[7] = -1e6;
+    assert!(last.quantise().unwrap_err().contains("out_bias[7]"));
+    let mut last = buckets;
+    last.out_weights[7 * 32 + 31] = 600.0;
+    assert!(last.quantise().unwrap_err().contains("out_weights[255]"));
     let mut nan = good.clone();
     nan.ft_bias[0] = f32::NAN;
     assert!(nan.quantise().is_err());
@@ -387,6 +474,41 @@ fn same_seed_and_threads_give_the_same_net() {
             ..p.clone()
         })
     );
+    let bucketed = TrainParams {
+        buckets: 8,
+        ..p.clone()
+    };
+    let b = run(&bucketed);
+    assert_eq!(b, run(&bucketed));
+    assert_eq!(Network::from_bytes(&b).unwrap().buckets, 8);
+}
+
+/// [`one_bucket_trains_the_network_of_before_buckets`]'s network's xxh3.
+const GOLDEN_XXH3: &str = "119931096412b6c9";
+
+/// One output bucket trains, bit for bit, the network the trainer trained before output
+/// buckets existed: the xxh3 below is the one the code before buckets (commit b7f102c)
+/// gave for this run. A change that alters the trainer's arithmetic must change it, and say
+/// so.
+#[test]
+fn one_bucket_trains_the_network_of_before_buckets() {
+    let positions = random_positions(3000, 17);
+    let p = TrainParams {
+        hidden: 32,
+        activation: Activation::SCReLU,
+        epochs: 3,
+        batch: 256,
+        lr: 0.01,
+        threads: 2,
+        val_fraction: 0.1,
+        seed: 5,
+        ..TrainParams::default()
+    };
+    assert_eq!(p.buckets, 1);
+    let fit = fit(positions, &p, &mut |_| {}).unwrap();
+    let bytes = fit.net.quantise().unwrap().to_bytes();
+    let xxh3 = xxhash_rust::xxh3::xxh3_64(&bytes);
+    assert_eq!(format!("{xxh3:016x}"), GOLDEN_XXH3);
 }
 
 #[test]
@@ -421,6 +543,35 @@ fn a_run_writes_the_net_plot_and_summary() {
     let summary = std::fs::read_to_string(dir.join("summary.json")).unwrap();
     assert!(summary.contains("\"epochs\": [") && summary.contains("\"val_loss\""));
     assert_eq!(summary.matches("\"train_loss\"").count(), 3);
+    assert_eq!(
+        summary.matches("\"output_buckets\": 1").count(),
+        2,
+        "{summary}"
+    );
+    assert_eq!(report.shape(), "(768 -> 16) x 2 -> 1, crelu");
+    // With buckets: the file, the summary and the shape say so.
+    let config = TrainConfig {
+        plot: None,
+        params: TrainParams {
+            buckets: 8,
+            ..config.params
+        },
+        ..config
+    };
+    let report = train(&config, &mut |_| {}).unwrap();
+    let net = Network::load(&config.out).unwrap();
+    assert_eq!(net, report.network);
+    assert_eq!(net.buckets, 8);
+    let summary = std::fs::read_to_string(dir.join("summary.json")).unwrap();
+    assert_eq!(
+        summary.matches("\"output_buckets\": 8").count(),
+        2,
+        "{summary}"
+    );
+    assert_eq!(
+        report.shape(),
+        "(768 -> 16) x 2 -> 1, 8 output buckets, crelu"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -9,7 +9,9 @@
 //! bitboards (a piece leaves where it was and not now, arrives where it is and was not),
 //! which is right by construction for captures, en passant, castling (Chess960 too),
 //! promotions and null moves (no change). Without a close enough entry the board's
-//! accumulators are computed from scratch. A new network invalidates every entry.
+//! accumulators are computed from scratch. A new network invalidates every entry. The
+//! accumulators do not depend on the output buckets: the output layer is chosen when a board
+//! is evaluated, by its number of pieces ([`Network::bucket`]).
 
 use engram_chess::{Bitboard, Board, Color, Piece, PieceKind, Square};
 use engram_nnue::{features, Network, Simd};
@@ -35,9 +37,19 @@ pub fn default_choice() -> Option<Arc<Network>> {
     crate::options::NNUE_DEFAULT.then(default_net)
 }
 
-/// `768->H x2, activation`: a network's shape, as `info string` reports it.
+/// `768->H x2, activation` (`768->H x2, N output buckets, activation` with more than one
+/// bucket): a network's shape, as `info string` reports it.
 pub fn describe(net: &Network) -> String {
-    format!("768->{} x2, {}", net.hidden, net.activation.name())
+    if net.buckets > 1 {
+        format!(
+            "768->{} x2, {} output buckets, {}",
+            net.hidden,
+            net.buckets,
+            net.activation.name()
+        )
+    } else {
+        format!("768->{} x2, {}", net.hidden, net.activation.name())
+    }
 }
 
 /// Boards an incremental update may walk back before a refresh is cheaper.
@@ -127,7 +139,8 @@ impl Accumulators {
     }
 
     /// The network's evaluation of the last of `boards` (a position's history, as
-    /// [`engram_chess::Position::boards`] gives it) in centipawns, side to move's view.
+    /// [`engram_chess::Position::boards`] gives it) in centipawns, side to move's view,
+    /// through the output bucket of that board's piece count.
     pub fn evaluate(&mut self, boards: &[Board]) -> i32 {
         let n = boards.len() - 1;
         let h = self.net.hidden;
@@ -155,7 +168,8 @@ impl Accumulators {
             Color::White => (white, black),
             Color::Black => (black, white),
         };
-        self.simd.output(&self.net, stm, ntm)
+        let bucket = self.net.bucket(boards[n].occupied().len());
+        self.simd.output(&self.net, stm, ntm, bucket)
     }
 
     /// Entry `i` from entry `i − 1` and the change between their boards; `false` (entry

@@ -16,12 +16,14 @@ fn values(rng: &mut Rng, n: usize, lo: i32, hi: i32) -> Vec<i16> {
 const SIZES: [usize; 4] = [16, 128, 256, 512];
 const BOTH: [Simd; 2] = [Simd::Portable, Simd::Avx2];
 
-fn random_net(rng: &mut Rng, h: usize, activation: Activation) -> Network {
-    let mut net = Network::zeros(h, activation);
+fn random_net(rng: &mut Rng, h: usize, activation: Activation, buckets: usize) -> Network {
+    let mut net = Network::zeros(h, activation, buckets);
     net.ft_weights = values(rng, INPUTS * h, -200, 200);
     net.ft_bias = values(rng, h, -300, 300);
-    net.out_weights = values(rng, 2 * h, -128, 128);
-    net.out_bias = rng.next_u64() as i32 % 100_000;
+    net.out_weights = values(rng, buckets * 2 * h, -128, 128);
+    for b in &mut net.out_bias {
+        *b = rng.next_u64() as i32 % 100_000;
+    }
     net
 }
 
@@ -74,7 +76,7 @@ fn updates_match_scalar() {
 fn refresh_matches_scalar() {
     let mut rng = Rng::new(2);
     for h in SIZES {
-        let net = random_net(&mut rng, h, Activation::SCReLU);
+        let net = random_net(&mut rng, h, Activation::SCReLU, 1);
         for n in [0, 1, 2, 17, 32] {
             let features: Vec<usize> = (0..n).map(|_| rng.next_u64() as usize % INPUTS).collect();
             let mut expect = net.ft_bias.clone();
@@ -95,9 +97,9 @@ fn refresh_matches_scalar() {
 #[test]
 fn output_matches_scalar() {
     let mut rng = Rng::new(3);
-    for h in SIZES {
+    for (h, buckets) in SIZES.into_iter().flat_map(|h| [(h, 1), (h, 8)]) {
         for activation in [Activation::CReLU, Activation::SCReLU] {
-            let mut net = random_net(&mut rng, h, activation);
+            let mut net = random_net(&mut rng, h, activation, buckets);
             for round in 0..20 {
                 if round == 10 {
                     // Extremes: every weight at its limit, accumulators saturated.
@@ -114,15 +116,17 @@ fn output_matches_scalar() {
                 } else {
                     values(&mut rng, h, -400, 700)
                 };
-                let expect = net.output_scalar(&stm, &ntm);
+                // Every bucket in turn; the last bucket is where a slicing slip would show.
+                let bucket = (round + buckets - 1) % buckets;
+                let expect = net.output_scalar(&stm, &ntm, bucket);
                 for simd in BOTH {
                     assert_eq!(
-                        simd.output(&net, &stm, &ntm),
+                        simd.output(&net, &stm, &ntm, bucket),
                         expect,
-                        "{simd:?} {activation:?} {h} round {round}"
+                        "{simd:?} {activation:?} {h} {buckets} buckets, bucket {bucket}, round {round}"
                     );
                 }
-                assert_eq!(output(&net, &stm, &ntm), expect);
+                assert_eq!(output(&net, &stm, &ntm, bucket), expect);
             }
         }
     }
@@ -132,11 +136,16 @@ fn output_matches_scalar() {
 fn large_hidden_sizes_do_not_overflow() {
     // 4096 saturated values at the weight limit: the i32 lanes are flushed per block.
     let h = crate::net::MAX_HIDDEN;
-    let mut net = Network::zeros(h, Activation::SCReLU);
+    let mut net = Network::zeros(h, Activation::SCReLU, 2);
     net.out_weights.fill(MADD_WEIGHT_MAX);
     let acc = vec![QA as i16; h];
     for simd in BOTH {
-        assert_eq!(simd.output(&net, &acc, &acc), net.output_scalar(&acc, &acc));
+        for bucket in 0..2 {
+            assert_eq!(
+                simd.output(&net, &acc, &acc, bucket),
+                net.output_scalar(&acc, &acc, bucket)
+            );
+        }
     }
 }
 

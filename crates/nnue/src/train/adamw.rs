@@ -12,6 +12,8 @@
 //! [`CLIP`] = 1.98 (bullet's choice) keeps `QB · w` ≤ 127, so an output weight fits an `i8`
 //! and `clamp(x, 0, QA) · w` fits an `i16` (255 · 127 = 32,385): the product the engine's
 //! SIMD SCReLU computes before its `madd`. Weight decay applies to biases too, as in bullet.
+//! With output buckets, every bucket's weights and bias are stepped and clipped alike (a
+//! bucket no position of the batch used still decays).
 
 use super::float_net::FloatNet;
 use super::grad::Gradients;
@@ -75,12 +77,12 @@ struct StepConstants {
 }
 
 impl AdamW {
-    /// A fresh optimiser for networks of hidden size `hidden`.
-    pub fn new(hidden: usize, config: AdamWConfig) -> AdamW {
+    /// A fresh optimiser for networks of hidden size `hidden` with `buckets` output buckets.
+    pub fn new(hidden: usize, buckets: usize, config: AdamWConfig) -> AdamW {
         AdamW {
             config,
-            m: Gradients::zeros(hidden),
-            v: Gradients::zeros(hidden),
+            m: Gradients::zeros(hidden, buckets),
+            v: Gradients::zeros(hidden, buckets),
             step: 0,
         }
     }
@@ -120,10 +122,10 @@ impl AdamW {
             &k,
         );
         update(
-            std::slice::from_mut(&mut net.out_bias),
-            &[g.out_bias],
-            std::slice::from_mut(&mut m.out_bias),
-            std::slice::from_mut(&mut v.out_bias),
+            &mut net.out_bias,
+            &g.out_bias,
+            &mut m.out_bias,
+            &mut v.out_bias,
             &k,
         );
     }
@@ -136,16 +138,26 @@ mod tests {
 
     #[test]
     fn steps_against_the_gradient_and_clips() {
-        let mut net = FloatNet::zeros(16, Activation::CReLU);
+        let mut net = FloatNet::zeros(16, Activation::CReLU, 4);
         net.out_weights[0] = 1.979;
-        let mut g = Gradients::zeros(16);
+        net.out_weights[3 * 32 + 7] = -1.979;
+        let mut g = Gradients::zeros(16, 4);
         g.out_weights[0] = -1.0;
+        g.out_weights[3 * 32 + 7] = 1.0;
+        g.out_bias[2] = 1.0;
         g.ft_bias[3] = 2.0;
-        let mut opt = AdamW::new(16, AdamWConfig::default());
+        let mut opt = AdamW::new(16, 4, AdamWConfig::default());
         for _ in 0..10 {
             opt.step(&mut net, &g, 0.01);
         }
         assert_eq!(net.out_weights[0], CLIP);
+        assert_eq!(
+            net.out_weights[3 * 32 + 7],
+            -CLIP,
+            "the last bucket is clipped too"
+        );
+        assert!(net.out_bias[2] < -0.05);
+        assert_eq!(net.out_bias[1], 0.0);
         assert!(net.ft_bias[3] < -0.05);
         assert_eq!(net.ft_bias[4], 0.0);
     }

@@ -3,14 +3,16 @@
 
 use crate::data::Packed;
 use crate::features::INPUTS;
-use crate::net::{Activation, Network, QA, QB, SCALE};
+use crate::net::{output_bucket, Activation, Network, QA, QB, SCALE};
 use crate::rng::Rng;
 
 /// Largest number of active features per perspective (32 pieces).
 pub const MAX_ACTIVE: usize = 32;
 
-/// The network `(768 → H) × 2 → 1` in `f32`, laid out as [`Network`]: feature-transformer
-/// weights feature-major (`ft_weights[f * H + h]`), output weights side to move's half first.
+/// The network `(768 → H) × 2 → 1` with `N` output buckets in `f32`, laid out as
+/// [`Network`]: feature-transformer weights feature-major (`ft_weights[f * H + h]`), output
+/// weights bucket by bucket, each side to move's half first. A position goes through the
+/// output layer of its piece count's bucket ([`output_bucket`]).
 ///
 /// Its output is in "sigmoid units": the evaluation in centipawns is `output · SCALE`, and
 /// `sigmoid(output)` predicts the expected score of the side to move.
@@ -24,10 +26,12 @@ pub struct FloatNet {
     pub ft_weights: Vec<f32>,
     /// Feature-transformer bias, `H`.
     pub ft_bias: Vec<f32>,
-    /// Output weights, `2H`, the side to move's half first.
+    /// Output buckets N (1 to [`crate::net::MAX_BUCKETS`]).
+    pub buckets: usize,
+    /// Output weights, `N · 2H`: bucket by bucket, each the side to move's half first.
     pub out_weights: Vec<f32>,
-    /// Output bias.
-    pub out_bias: f32,
+    /// Output biases, one per bucket.
+    pub out_bias: Vec<f32>,
 }
 
 /// The activation and its derivative at `x`, branch-free (so loops over it vectorise).
@@ -57,24 +61,27 @@ pub fn sigmoid(x: f32) -> f32 {
 }
 
 impl FloatNet {
-    /// A network of zeros.
-    pub fn zeros(hidden: usize, activation: Activation) -> FloatNet {
+    /// A network of zeros with `buckets` output buckets.
+    pub fn zeros(hidden: usize, activation: Activation, buckets: usize) -> FloatNet {
         FloatNet {
             hidden,
             activation,
             ft_weights: vec![0.0; INPUTS * hidden],
             ft_bias: vec![0.0; hidden],
-            out_weights: vec![0.0; 2 * hidden],
-            out_bias: 0.0,
+            buckets,
+            out_weights: vec![0.0; buckets * 2 * hidden],
+            out_bias: vec![0.0; buckets],
         }
     }
 
     /// A freshly initialised network: every weight uniform in `±1/√fan_in` (768 inputs for
-    /// the feature transformer, 2H for the output layer; the usual "uniform Xavier-like"
-    /// start), biases zero. The same seed gives the same network.
-    pub fn init(hidden: usize, activation: Activation, seed: u64) -> FloatNet {
+    /// the feature transformer, 2H for each output layer; the usual "uniform Xavier-like"
+    /// start), biases zero. The feature weights are drawn first, then each bucket's output
+    /// weights in turn (so one bucket draws what the network drew before buckets). The
+    /// same seed gives the same network.
+    pub fn init(hidden: usize, activation: Activation, buckets: usize, seed: u64) -> FloatNet {
         let mut rng = Rng::new(seed);
-        let mut net = FloatNet::zeros(hidden, activation);
+        let mut net = FloatNet::zeros(hidden, activation, buckets);
         let ft = 1.0 / (INPUTS as f32).sqrt();
         net.ft_weights
             .iter_mut()
@@ -93,7 +100,8 @@ impl FloatNet {
     }
 
     /// The two accumulators of `pos` (side to move's, other side's) into `stm` and `ntm`
-    /// (each `H` long); returns the active features of each, and how many there are.
+    /// (each `H` long); returns the active features of each, and how many there are (the
+    /// number of pieces, which picks the output bucket: [`FloatNet::bucket`]).
     pub fn accumulate(
         &self,
         pos: &Packed,
@@ -114,32 +122,46 @@ impl FloatNet {
         (fs, fn_, n)
     }
 
-    /// The output layer on two accumulators.
-    pub fn output(&self, stm: &[f32], ntm: &[f32]) -> f32 {
+    /// The output bucket of a position with `pieces` pieces ([`output_bucket`] with this
+    /// network's bucket count).
+    #[inline]
+    pub fn bucket(&self, pieces: usize) -> usize {
+        output_bucket(pieces as u32, self.buckets)
+    }
+
+    /// The `2H` output weights of `bucket` (side to move's half first).
+    #[inline]
+    pub fn bucket_weights(&self, bucket: usize) -> &[f32] {
+        let n = 2 * self.hidden;
+        &self.out_weights[bucket * n..(bucket + 1) * n]
+    }
+
+    /// The output layer of `bucket` on two accumulators.
+    pub fn output(&self, stm: &[f32], ntm: &[f32], bucket: usize) -> f32 {
         match self.activation {
-            Activation::CReLU => self.output_with::<false>(stm, ntm),
-            Activation::SCReLU => self.output_with::<true>(stm, ntm),
+            Activation::CReLU => self.output_with::<false>(stm, ntm, bucket),
+            Activation::SCReLU => self.output_with::<true>(stm, ntm, bucket),
         }
     }
 
-    fn output_with<const SQUARED: bool>(&self, stm: &[f32], ntm: &[f32]) -> f32 {
-        let (ws, wn) = self.out_weights.split_at(self.hidden);
+    fn output_with<const SQUARED: bool>(&self, stm: &[f32], ntm: &[f32], bucket: usize) -> f32 {
+        let (ws, wn) = self.bucket_weights(bucket).split_at(self.hidden);
         let mut sum = 0.0;
         for (acc, w) in [(stm, ws), (ntm, wn)] {
             for (&a, &w) in acc.iter().zip(w) {
                 sum += activate::<SQUARED>(a).0 * w;
             }
         }
-        sum + self.out_bias
+        sum + self.out_bias[bucket]
     }
 
     /// The network's output on `pos` in sigmoid units (`· SCALE` for centipawns from the
-    /// side to move's view).
+    /// side to move's view), through the output bucket of its piece count.
     pub fn forward(&self, pos: &Packed) -> f32 {
         let mut stm = vec![0.0; self.hidden];
         let mut ntm = vec![0.0; self.hidden];
-        self.accumulate(pos, &mut stm, &mut ntm);
-        self.output(&stm, &ntm)
+        let (_, _, pieces) = self.accumulate(pos, &mut stm, &mut ntm);
+        self.output(&stm, &ntm, self.bucket(pieces))
     }
 
     /// The evaluation of `pos` in centipawns (`forward · SCALE`), unrounded.
@@ -148,8 +170,8 @@ impl FloatNet {
     }
 
     /// The quantised network: feature-transformer weights and bias `· QA`, output weights
-    /// `· QB` (as `i16`), output bias `· QA · QB` (as `i32`), all **rounded** to the nearest
-    /// integer (truncation would bias every weight towards zero).
+    /// `· QB` (as `i16`), output biases `· QA · QB` (as `i32`), all **rounded** to the
+    /// nearest integer (truncation would bias every weight towards zero); every bucket's.
     ///
     /// Refused, naming the first offender, if a value does not fit its integer type, or if
     /// some position could overflow an `i16` accumulator: for each hidden unit, the bias
@@ -175,14 +197,22 @@ impl FloatNet {
         let ft_weights = quantise_all("ft_weights", &self.ft_weights, QA)?;
         let ft_bias = quantise_all("ft_bias", &self.ft_bias, QA)?;
         let out_weights = quantise_all("out_weights", &self.out_weights, QB)?;
-        let ob = (self.out_bias * (QA * QB) as f32).round();
-        if !(ob.is_finite() && ob >= i32::MIN as f32 && ob < -(i32::MIN as f32)) {
-            return Err(format!(
-                "out_bias = {} does not fit an i32 once multiplied by {}",
-                self.out_bias,
-                QA * QB
-            ));
-        }
+        let out_bias = self
+            .out_bias
+            .iter()
+            .enumerate()
+            .map(|(i, &b)| {
+                let ob = (b * (QA * QB) as f32).round();
+                if ob.is_finite() && ob >= i32::MIN as f32 && ob < -(i32::MIN as f32) {
+                    Ok(ob as i32)
+                } else {
+                    Err(format!(
+                        "out_bias[{i}] = {b} does not fit an i32 once multiplied by {}",
+                        QA * QB
+                    ))
+                }
+            })
+            .collect::<Result<Vec<i32>, String>>()?;
         let mut column = vec![0i32; INPUTS];
         for unit in 0..h {
             for (f, c) in column.iter_mut().enumerate() {
@@ -205,8 +235,9 @@ impl FloatNet {
             activation: self.activation,
             ft_weights,
             ft_bias,
+            buckets: self.buckets,
             out_weights,
-            out_bias: ob as i32,
+            out_bias,
         })
     }
 
@@ -219,8 +250,13 @@ impl FloatNet {
             activation: net.activation,
             ft_weights: div(&net.ft_weights, QA),
             ft_bias: div(&net.ft_bias, QA),
+            buckets: net.buckets,
             out_weights: div(&net.out_weights, QB),
-            out_bias: net.out_bias as f32 / (QA * QB) as f32,
+            out_bias: net
+                .out_bias
+                .iter()
+                .map(|&b| b as f32 / (QA * QB) as f32)
+                .collect(),
         }
     }
 }

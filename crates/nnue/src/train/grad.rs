@@ -8,6 +8,11 @@
 //! about 32 weight columns per accumulator, and the backward pass adds the accumulator's
 //! gradient to those same columns only. Every inner loop runs over plain `H`-long slices,
 //! which the compiler vectorises.
+//!
+//! Output buckets: a position's output (and its gradient) involves only the output layer of
+//! its bucket ([`FloatNet::bucket`] of its piece count); the other buckets' gradients get
+//! nothing from it. The operations on that layer are those of a one-bucket network, in the
+//! same order, so one bucket computes exactly what the trainer did before buckets.
 
 use super::float_net::{activate, add_column, FloatNet};
 use super::loss::{loss_and_slope, target};
@@ -22,20 +27,20 @@ pub struct Gradients {
     pub ft_weights: Vec<f32>,
     /// With respect to the feature-transformer bias (`H`).
     pub ft_bias: Vec<f32>,
-    /// With respect to the output weights (`2H`).
+    /// With respect to the output weights (`N · 2H`, bucket by bucket).
     pub out_weights: Vec<f32>,
-    /// With respect to the output bias.
-    pub out_bias: f32,
+    /// With respect to the output biases (`N`).
+    pub out_bias: Vec<f32>,
 }
 
 impl Gradients {
-    /// Zero gradients for hidden size `hidden`.
-    pub fn zeros(hidden: usize) -> Gradients {
+    /// Zero gradients for hidden size `hidden` and `buckets` output buckets.
+    pub fn zeros(hidden: usize, buckets: usize) -> Gradients {
         Gradients {
             ft_weights: vec![0.0; INPUTS * hidden],
             ft_bias: vec![0.0; hidden],
-            out_weights: vec![0.0; 2 * hidden],
-            out_bias: 0.0,
+            out_weights: vec![0.0; buckets * 2 * hidden],
+            out_bias: vec![0.0; buckets],
         }
     }
 
@@ -44,7 +49,7 @@ impl Gradients {
         self.ft_weights.fill(0.0);
         self.ft_bias.fill(0.0);
         self.out_weights.fill(0.0);
-        self.out_bias = 0.0;
+        self.out_bias.fill(0.0);
     }
 
     /// Adds `other` to these gradients.
@@ -52,7 +57,7 @@ impl Gradients {
         add_column(&mut self.ft_weights, &other.ft_weights);
         add_column(&mut self.ft_bias, &other.ft_bias);
         add_column(&mut self.out_weights, &other.out_weights);
-        self.out_bias += other.out_bias;
+        add_column(&mut self.out_bias, &other.out_bias);
     }
 }
 
@@ -82,12 +87,13 @@ fn accumulate_with<const SQUARED: bool>(
     let (mut stm, mut ntm) = (vec![0.0f32; h], vec![0.0f32; h]);
     let (mut act_s, mut act_n) = (vec![0.0f32; h], vec![0.0f32; h]);
     let (mut d_s, mut d_n) = (vec![0.0f32; h], vec![0.0f32; h]);
-    let (w_s, w_n) = net.out_weights.split_at(h);
     let mut loss = 0.0f64;
     for pos in positions {
         let (fs, fo, n) = net.accumulate(pos, &mut stm, &mut ntm);
+        let bucket = net.bucket(n);
+        let (w_s, w_n) = net.bucket_weights(bucket).split_at(h);
         // Forward: activations (and their slopes, kept in d_*) and the output.
-        let mut out = net.out_bias;
+        let mut out = net.out_bias[bucket];
         for (acc, act, d, w) in [
             (&stm, &mut act_s, &mut d_s, w_s),
             (&ntm, &mut act_n, &mut d_n, w_n),
@@ -103,8 +109,8 @@ fn accumulate_with<const SQUARED: bool>(
         loss += l as f64;
         // Backward.
         let d = slope * scale;
-        g.out_bias += d;
-        let (g_s, g_n) = g.out_weights.split_at_mut(h);
+        g.out_bias[bucket] += d;
+        let (g_s, g_n) = g.out_weights[2 * h * bucket..2 * h * (bucket + 1)].split_at_mut(h);
         for (act, dact, gw, w) in [(&act_s, &mut d_s, g_s, w_s), (&act_n, &mut d_n, g_n, w_n)] {
             for (((&x, dx), gw), &w) in act.iter().zip(dact.iter_mut()).zip(gw).zip(w) {
                 *gw += d * x;
@@ -181,8 +187,9 @@ pub fn loss_sum(net: &FloatNet, positions: &[Packed], wdl: f32, threads: usize) 
         let mut ntm = vec![0.0; net.hidden];
         part.iter()
             .map(|p| {
-                net.accumulate(p, &mut stm, &mut ntm);
-                loss_and_slope(net.output(&stm, &ntm), target(p, wdl)).0 as f64
+                let (_, _, pieces) = net.accumulate(p, &mut stm, &mut ntm);
+                let out = net.output(&stm, &ntm, net.bucket(pieces));
+                loss_and_slope(out, target(p, wdl)).0 as f64
             })
             .sum()
     };

@@ -1,7 +1,8 @@
 //! The trainer: fits a [`FloatNet`] to training positions on the CPU and quantises it to the
 //! engine's [`Network`](crate::Network).
 //!
-//! - [`float_net`]: the network in `f32`, its forward pass and quantisation.
+//! - [`float_net`]: the network in `f32` (with its output buckets), its forward pass and
+//!   quantisation.
 //! - [`loss`]: `(sigmoid(out) − t)²` with `t = λ · result + (1 − λ) · sigmoid(score / 400)`;
 //!   **λ (`wdl`) weights the game result** (bullet's convention; nnue-pytorch's is the opposite).
 //! - [`grad`]: gradients over a batch, split across threads, reduced in a fixed order.
@@ -29,7 +30,7 @@ pub use loader::{load_dir, LoadReport, Loaded};
 pub use report::{EpochReport, TrainReport};
 
 use crate::data::Packed;
-use crate::net::{Activation, MAX_HIDDEN};
+use crate::net::{Activation, MAX_BUCKETS, MAX_HIDDEN};
 use crate::rng::Rng;
 use grad::Gradients;
 use schedule::StepDrop;
@@ -47,6 +48,8 @@ pub const DEFAULT_LR: f32 = 0.001;
 pub const DEFAULT_VAL_FRACTION: f64 = 0.02;
 /// Default number of epochs.
 pub const DEFAULT_EPOCHS: usize = 40;
+/// Default number of output buckets (one: the plain network).
+pub const DEFAULT_BUCKETS: usize = 1;
 
 /// The settings of a fit: network shape, optimisation, threads and seed.
 #[derive(Clone, Debug, PartialEq)]
@@ -55,6 +58,10 @@ pub struct TrainParams {
     pub hidden: usize,
     /// The hidden activation.
     pub activation: Activation,
+    /// Output buckets N, 1 to [`MAX_BUCKETS`]: output layers chosen by the number of pieces
+    /// ([`crate::net::output_bucket`]). One bucket trains exactly the network the trainer
+    /// trained before buckets, bit for bit.
+    pub buckets: usize,
     /// Passes over the training positions.
     pub epochs: usize,
     /// Positions per optimiser step.
@@ -86,6 +93,7 @@ impl Default for TrainParams {
         TrainParams {
             hidden: DEFAULT_HIDDEN,
             activation: Activation::SCReLU,
+            buckets: DEFAULT_BUCKETS,
             epochs: DEFAULT_EPOCHS,
             batch: DEFAULT_BATCH,
             lr: DEFAULT_LR,
@@ -107,6 +115,12 @@ impl TrainParams {
             return Err(format!(
                 "hidden size {} must be a positive multiple of 16, at most {MAX_HIDDEN}",
                 self.hidden
+            ));
+        }
+        if !(1..=MAX_BUCKETS).contains(&self.buckets) {
+            return Err(format!(
+                "{} output buckets: must be 1 to {MAX_BUCKETS}",
+                self.buckets
             ));
         }
         if self.epochs == 0 || self.batch == 0 || self.threads == 0 {
@@ -145,6 +159,7 @@ impl TrainParams {
         vec![
             ("hidden", self.hidden.to_string()),
             ("activation", report::json_str(self.activation.name())),
+            ("output_buckets", self.buckets.to_string()),
             ("epochs", self.epochs.to_string()),
             ("batch", self.batch.to_string()),
             ("lr", self.lr.to_string()),
@@ -313,10 +328,11 @@ pub fn fit_split(
     let mut net = FloatNet::init(
         params.hidden,
         params.activation,
+        params.buckets,
         stream(params.seed, 2).next_u64(),
     );
-    let mut opt = AdamW::new(params.hidden, params.adamw);
-    let mut buffers = vec![Gradients::zeros(params.hidden); params.threads];
+    let mut opt = AdamW::new(params.hidden, params.buckets, params.adamw);
+    let mut buffers = vec![Gradients::zeros(params.hidden, params.buckets); params.threads];
     let schedule = params.schedule();
     let start = Instant::now();
     let mut epochs = Vec::with_capacity(params.epochs);
@@ -396,11 +412,7 @@ pub fn train(
         checksum: xxhash_rust::xxh3::xxh3_64(&bytes),
     };
     if let Some(path) = &config.plot {
-        let title = format!(
-            "(768 -> {}) x 2 -> 1, {}: loss per epoch",
-            config.params.hidden,
-            config.params.activation.name()
-        );
+        let title = format!("{}: loss per epoch", report.shape());
         write_file(path, plot::loss_svg(&title, &report.epochs)?.as_bytes())?;
     }
     if let Some(path) = &config.summary {

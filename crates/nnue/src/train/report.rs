@@ -90,6 +90,22 @@ pub(crate) fn json_str(s: &str) -> String {
 }
 
 impl TrainReport {
+    /// The network's shape for people: `(768 -> H) x 2 -> 1, ACTIVATION`, with
+    /// `, N output buckets` before the activation when there is more than one.
+    pub fn shape(&self) -> String {
+        let net = &self.network;
+        let buckets = if net.buckets > 1 {
+            format!(", {} output buckets", net.buckets)
+        } else {
+            String::new()
+        };
+        format!(
+            "(768 -> {}) x 2 -> 1{buckets}, {}",
+            net.hidden,
+            net.activation.name()
+        )
+    }
+
     /// The summary as JSON: the settings (`settings`, given by the caller as `(name, value)`
     /// pairs of JSON text), the data, every epoch's losses and speed, the total time and the
     /// net's checksum.
@@ -138,10 +154,11 @@ impl TrainReport {
         s += &epochs.join(",");
         s += &format!(
             "\n  ],\n  \"seconds\": {:.3},\n  \"net\": {{\"hidden\": {}, \"activation\": {}, \
-             \"xxh3\": \"{:016x}\"}}\n}}\n",
+             \"output_buckets\": {}, \"xxh3\": \"{:016x}\"}}\n}}\n",
             self.seconds,
             self.network.hidden,
             json_str(self.network.activation.name()),
+            self.network.buckets,
             self.checksum
         );
         s

@@ -4,7 +4,7 @@
 use super::*;
 use crate::eval::Evaluator;
 use engram_chess::{Move, Position};
-use engram_nnue::random::random_network;
+use engram_nnue::random::{random_bucketed_network, random_network};
 use engram_nnue::Activation;
 use proptest::prelude::*;
 
@@ -95,12 +95,62 @@ proptest! {
         seed in any::<u64>(),
         wide in any::<bool>(),
         screlu in any::<bool>(),
+        buckets in prop_oneof![Just(1usize), 2usize..=16],
     ) {
         let h = if wide { 64 } else { 32 };
         let act = if screlu { Activation::SCReLU } else { Activation::CReLU };
-        let net = Arc::new(random_network(h, act, seed ^ 0x5eed));
+        let net = Arc::new(random_bucketed_network(h, act, buckets, seed ^ 0x5eed));
         walk(&net, STARTS[start], seed, 160);
     }
+}
+
+/// A bucketed network through the incremental stack, over games long enough to pass
+/// through several buckets (captures lower the piece count), against the scalar reference;
+/// and the buckets are used: the same accumulators give other values in other buckets.
+#[test]
+fn output_buckets_follow_the_board() {
+    for (i, &start) in STARTS.iter().enumerate() {
+        let net = Arc::new(random_bucketed_network(
+            32,
+            Activation::SCReLU,
+            8,
+            40 + i as u64,
+        ));
+        walk(&net, start, 2000 + i as u64, 300);
+    }
+    let net = random_bucketed_network(32, Activation::SCReLU, 8, 1);
+    let mut one = random_network(32, Activation::SCReLU, 1);
+    assert_eq!(one.ft_weights, net.ft_weights);
+    let mut acc = Accumulators::new(Arc::new(net.clone()));
+    for (fen, bucket) in [
+        (engram_chess::STARTPOS, 7),
+        (
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            7,
+        ),
+        ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 2),
+        ("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1", 0),
+    ] {
+        let board = Board::from_fen(fen, false).unwrap();
+        assert_eq!(net.bucket(board.occupied().len()), bucket, "{fen}");
+        // The one-bucket network with this bucket's output layer: the same evaluation.
+        one.out_weights = net.bucket_weights(bucket).to_vec();
+        one.out_bias = vec![net.out_bias[bucket]];
+        let pos = Position::new(board);
+        assert_eq!(
+            acc.evaluate(pos.boards()),
+            one.evaluate_scalar(pos.board()),
+            "{fen}"
+        );
+    }
+}
+
+#[test]
+fn describe_names_the_buckets() {
+    let one = random_network(32, Activation::SCReLU, 1);
+    assert_eq!(describe(&one), "768->32 x2, screlu");
+    let eight = random_bucketed_network(64, Activation::CReLU, 8, 1);
+    assert_eq!(describe(&eight), "768->64 x2, 8 output buckets, crelu");
 }
 
 #[test]
@@ -247,4 +297,7 @@ fn the_embedded_network_parses() {
     let net = Network::from_bytes(DEFAULT_NET_BYTES).expect("the embedded network is valid");
     assert_eq!(*default_net(), net);
     assert!(net.hidden.is_multiple_of(16));
+    // A file from before output buckets: one bucket, written back byte for byte.
+    assert_eq!(net.buckets, 1);
+    assert_eq!(net.to_bytes(), DEFAULT_NET_BYTES);
 }
