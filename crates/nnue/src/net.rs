@@ -197,11 +197,13 @@ pub struct Network {
 
 impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Network(768 -> {} x 2 -> 1", self.hidden)?;
-        if self.buckets > 1 {
-            write!(f, ", {} output buckets", self.buckets)?;
-        }
-        write!(f, ", {})", self.activation.name())
+        write!(
+            f,
+            "Network(768 -> {} x 2 -> 1{}, {})",
+            self.hidden,
+            self.buckets_text(),
+            self.activation.name()
+        )
     }
 }
 
@@ -234,6 +236,17 @@ impl Network {
             buckets,
             out_weights: vec![0; buckets * 2 * hidden],
             out_bias: vec![0; buckets],
+        }
+    }
+
+    /// `", N output buckets"` for a network with more than one, else empty: the part of
+    /// its shape every description (`Debug`, the trainer's report, the engine's
+    /// `info string`) adds after the layers.
+    pub fn buckets_text(&self) -> String {
+        if self.buckets > 1 {
+            format!(", {} output buckets", self.buckets)
+        } else {
+            String::new()
         }
     }
 

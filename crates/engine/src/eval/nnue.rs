@@ -40,16 +40,12 @@ pub fn default_choice() -> Option<Arc<Network>> {
 /// `768->H x2, activation` (`768->H x2, N output buckets, activation` with more than one
 /// bucket): a network's shape, as `info string` reports it.
 pub fn describe(net: &Network) -> String {
-    if net.buckets > 1 {
-        format!(
-            "768->{} x2, {} output buckets, {}",
-            net.hidden,
-            net.buckets,
-            net.activation.name()
-        )
-    } else {
-        format!("768->{} x2, {}", net.hidden, net.activation.name())
-    }
+    format!(
+        "768->{} x2{}, {}",
+        net.hidden,
+        net.buckets_text(),
+        net.activation.name()
+    )
 }
 
 /// Boards an incremental update may walk back before a refresh is cheaper.

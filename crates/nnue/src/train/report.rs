@@ -94,14 +94,10 @@ impl TrainReport {
     /// `, N output buckets` before the activation when there is more than one.
     pub fn shape(&self) -> String {
         let net = &self.network;
-        let buckets = if net.buckets > 1 {
-            format!(", {} output buckets", net.buckets)
-        } else {
-            String::new()
-        };
         format!(
-            "(768 -> {}) x 2 -> 1{buckets}, {}",
+            "(768 -> {}) x 2 -> 1{}, {}",
             net.hidden,
+            net.buckets_text(),
             net.activation.name()
         )
     }
