@@ -1,6 +1,7 @@
 //! Time management: turns the `go` clock parameters into a soft limit (don't start another
-//! iteration after it) and a hard limit (stop the search at once), and adapts the soft limit
-//! to how stable the best move is.
+//! iteration after it) and a hard limit (stop the search at once). The search scales the soft
+//! limit by how stable the best move is and by the share of the nodes it took
+//! (`search/iterate.rs`, `time_scale`).
 
 use std::time::{Duration, Instant};
 

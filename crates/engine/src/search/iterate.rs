@@ -61,6 +61,7 @@ impl Searcher {
                 bound: Bound::None,
                 seldepth: 0,
                 pv: vec![mv],
+                nodes: 0,
             })
             .collect();
         if self.root_moves.is_empty() {
@@ -130,7 +131,8 @@ impl Searcher {
                 self.unwind = None;
                 std::mem::swap(&mut self.root_moves, &mut saved);
                 let pondering = self.control.pondering.load(Ordering::Relaxed);
-                if !pondering && self.timer.soft_expired(time_scale(instability, 0.0)) {
+                let scale = time_scale(instability, 0.0, self.best_move_share());
+                if !pondering && self.timer.soft_expired(scale) {
                     break;
                 }
                 continue;
@@ -170,7 +172,8 @@ impl Searcher {
                 break;
             }
             let pondering = self.control.pondering.load(Ordering::Relaxed);
-            if !pondering && self.timer.soft_expired(time_scale(instability, drop)) {
+            let scale = time_scale(instability, drop, self.best_move_share());
+            if !pondering && self.timer.soft_expired(scale) {
                 break;
             }
         }
@@ -226,6 +229,13 @@ impl Searcher {
             delta += delta * params::asp_growth() / 100;
         }
         self.root_moves[..=pv_idx].sort_by_key(|rm| -rm.score);
+    }
+
+    /// The share of this search's nodes (this thread's) spent below the best root move. With
+    /// one thread it is exact; under a root split point the moves other threads search are
+    /// not counted, so the share leans high (and the time short) by at most their part.
+    fn best_move_share(&self) -> f64 {
+        (self.root_moves[0].nodes as f64 / self.nodes.max(1) as f64).clamp(0.0, 1.0)
     }
 
     /// `go infinite` and `go ponder` never end on their own: wait for `stop` or `ponderhit`.
@@ -361,12 +371,14 @@ impl Searcher {
 }
 
 /// How much of the soft time limit to use, from the best move's instability and the score's
-/// drop (0 to 1) over the last iterations.
-fn time_scale(instability: f64, drop: f64) -> f64 {
+/// drop (0 to 1) over the last iterations, scaled by the share of the nodes the best move
+/// took (0 to 1): a move that took nearly all of them is clear, one that took few has rivals.
+fn time_scale(instability: f64, drop: f64, share: f64) -> f64 {
     let pct = |p: i32| f64::from(p) / 100.0;
-    pct(params::tm_base())
+    let stability = pct(params::tm_base())
         + pct(params::tm_instability()) * instability
-        + pct(params::tm_drop()) * drop
+        + pct(params::tm_drop()) * drop;
+    stability * (pct(params::tm_node_base()) - share) * pct(params::tm_node_mul())
 }
 
 #[cfg(test)]
@@ -376,6 +388,16 @@ mod tests {
     use crate::time::Limits;
     use engram_tt::Table;
     use std::sync::Arc;
+
+    /// The soft limit shrinks as the best move takes more of the nodes and grows with its
+    /// instability: `(1.5 − share) · 1.35` times the stability factor.
+    #[test]
+    fn time_scales_with_the_best_moves_node_share() {
+        assert!(time_scale(0.0, 0.0, 0.95) < time_scale(0.0, 0.0, 0.5));
+        assert!(time_scale(1.0, 0.0, 0.5) > time_scale(0.0, 0.0, 0.5));
+        assert!((time_scale(0.0, 0.0, 0.5) - 0.70 * 1.35).abs() < 1e-9);
+        assert!((time_scale(0.0, 1.0, 1.0) - 1.20 * 0.5 * 1.35).abs() < 1e-9);
+    }
 
     /// Issue 13, fault 5: after `ponderhit` the clock runs from the moment it arrived, not
     /// from when the search next checks the time.

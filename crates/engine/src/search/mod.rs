@@ -169,6 +169,9 @@ struct RootMove {
     bound: Bound,
     seldepth: usize,
     pv: Vec<Move>,
+    /// Nodes this thread has spent below this move in this search (time management's
+    /// node share).
+    nodes: u64,
 }
 
 /// What the search keeps per ply.

@@ -103,6 +103,11 @@ params! {
     tm_drop: 50, 0..=200;
     /// The score drop, in centipawns, that earns the full `tm_drop` extra time.
     tm_drop_cp: 100, 20..=400;
+    /// Node share: the soft limit is scaled by `(base − share) · mul`, where `share` is the
+    /// part of the search's nodes the best move took; `base` in hundredths.
+    tm_node_base: 150, 100..=250;
+    /// Node share: the factor `mul` of `(base − share) · mul`, in hundredths.
+    tm_node_mul: 135, 50..=300;
     /// No cutoff from a table score once the halfmove clock reaches this (the fifty-move rule
     /// may void the stored score).
     tt_cut_halfmove: 90, 50..=100;

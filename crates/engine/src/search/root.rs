@@ -57,7 +57,9 @@ impl Searcher {
             self.print_currmove(depth, mv, i + 1);
             let n = i - pv_idx;
             let child = Child::root(mv, n, i);
+            let before = self.nodes;
             let score = self.root_move(&board, &child, alpha, beta, depth, None);
+            self.root_moves[i].nodes += self.nodes - before;
             if self.stopped() {
                 break;
             }
