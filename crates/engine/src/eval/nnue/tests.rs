@@ -297,7 +297,7 @@ fn the_embedded_network_parses() {
     let net = Network::from_bytes(DEFAULT_NET_BYTES).expect("the embedded network is valid");
     assert_eq!(*default_net(), net);
     assert!(net.hidden.is_multiple_of(16));
-    // A file from before output buckets: one bucket, written back byte for byte.
-    assert_eq!(net.buckets, 1);
+    // gen5-h256-ob8: 8 output buckets, written back byte for byte.
+    assert_eq!(net.buckets, 8);
     assert_eq!(net.to_bytes(), DEFAULT_NET_BYTES);
 }
