@@ -1,7 +1,8 @@
 //! The search: iterative deepening with aspiration windows over an explicit root move list,
 //! principal-variation search (negamax, fail-soft) with the transposition table at every node,
-//! and quiescence search. Pruning: reverse futility, null move, futility, late-move pruning and
-//! reductions, SEE pruning, internal iterative reduction; check and singular extensions.
+//! and quiescence search; the static evaluation is corrected by pawn structure. Pruning:
+//! reverse futility, null move, futility, late-move pruning and reductions, SEE pruning,
+//! internal iterative reduction; check and singular extensions.
 //!
 //! One [`Searcher`] per thread; its code is split by concern:
 //!
@@ -15,11 +16,13 @@
 //! | `qsearch.rs` | quiescence search |
 //! | `tt.rs` | how the search uses the table: probe to cutoff, store, mate scores |
 //! | `etc.rs` | enhanced transposition cutoffs: the children's entries before the moves |
+//! | `correction.rs` | the static evaluation's correction by pawn structure |
 //! | `split.rs` | several threads on one tree: split points (young brothers wait) |
 //! | `smp.rs` | Lazy SMP's bookkeeping (threads spread over depths) |
 //! | `params.rs` | every tunable constant, named |
 //! | `picker.rs`, `history.rs`, `see.rs` | move ordering, its statistics, static exchange |
 
+mod correction;
 mod etc;
 pub mod history;
 mod iterate;
@@ -38,6 +41,7 @@ pub mod tt;
 
 use crate::eval::Evaluator;
 use crate::time::{Clock, Timer};
+use correction::Correction;
 use engram_chess::{Board, Move, Position};
 use engram_tt::{Bound, Table};
 use history::{History, PieceTo};
@@ -212,6 +216,8 @@ pub struct Searcher {
     pub eval: Evaluator,
     /// Move-ordering statistics.
     pub history: History,
+    /// Static-evaluation correction by pawn structure.
+    correction: Correction,
     killers: Vec<[Move; 2]>,
     stack: Vec<Frame>,
     pv: Vec<[Move; MAX_PLY + 1]>,
@@ -250,6 +256,7 @@ impl Searcher {
             counters: Arc::from(vec![AtomicU64::new(0)]),
             eval: Evaluator::default(),
             history: History::default(),
+            correction: Correction::default(),
             killers: vec![[Move::NULL; 2]; MAX_PLY + 2],
             stack: vec![Frame::default(); MAX_PLY + OFF + 2],
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
@@ -273,6 +280,7 @@ impl Searcher {
     /// Forgets all learned statistics (for `ucinewgame`).
     pub fn clear(&mut self) {
         self.history.clear();
+        self.correction.clear();
         self.eval.clear();
         self.killers.fill([Move::NULL; 2]);
     }

@@ -97,22 +97,21 @@ impl Searcher {
         }
 
         let in_check = board.in_check();
-        let (static_eval, eval) = if in_check {
-            (-INF, -INF)
+        let us = board.side_to_move();
+        // The static evaluation, corrected by pawn structure (`correction.rs`); the table
+        // keeps the raw one.
+        let (raw_eval, static_eval, eval) = if in_check {
+            (-INF, -INF, -INF)
         } else {
-            let e = tt
+            let raw = tt
                 .eval()
                 .unwrap_or_else(|| self.eval.evaluate_position(&self.pos));
-            (e, tt.refine(e))
+            let e = self.correction.apply(us, board.pawn_key(), raw);
+            (raw, e, tt.refine(e))
         };
-        let stored_eval = if in_check {
-            EVAL_NONE
-        } else {
-            static_eval as i16
-        };
+        let stored_eval = if in_check { EVAL_NONE } else { raw_eval as i16 };
         self.stack[ply + OFF].eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply + OFF - 2].eval;
-        let us = board.side_to_move();
 
         if !PV && !in_check && !singular_search {
             // Reverse futility pruning.
@@ -314,6 +313,17 @@ impl Searcher {
 
         if singular_search {
             return best_score;
+        }
+        // Pawn-structure correction: a quiet best move (or none) and a score that says more
+        // than the evaluation did (an exact score, a fail high above it, a fail low below it).
+        if !in_check
+            && best_score.abs() < MATE_BOUND
+            && (best_move.is_null() || !is_noisy(&board, best_move))
+            && !(best_score >= beta && best_score <= static_eval)
+            && !(best_score <= original_alpha && best_score >= static_eval)
+        {
+            self.correction
+                .update(us, board.pawn_key(), depth, best_score - raw_eval);
         }
         self.store::<PV>(
             key,

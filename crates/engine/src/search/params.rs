@@ -111,6 +111,12 @@ params! {
     /// No cutoff from a table score once the halfmove clock reaches this (the fifty-move rule
     /// may void the stored score).
     tt_cut_halfmove: 90, 50..=100;
+    /// Pawn-structure correction of the static evaluation: the largest correction, in
+    /// centipawns (at most 127, so an entry fits an `i16` in 1/256 cp).
+    corr_max: 100, 16..=127;
+    /// Pawn-structure correction: the largest weight, out of 1024, a search's result gets
+    /// in the entry's average (the weight is `(depth + 1)²` up to this).
+    corr_weight_max: 128, 16..=512;
     /// Reverse futility pruning: only at this depth or less.
     rfp_max_depth: 8, 2..=14;
     /// Reverse futility pruning: the margin per ply of depth, in centipawns.

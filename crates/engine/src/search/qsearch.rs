@@ -41,18 +41,22 @@ impl Searcher {
         }
 
         let mut best = -INF;
-        let mut static_eval = -INF;
+        let mut raw_eval = -INF;
         if !in_check {
-            // Stand pat: the side to move need not capture.
-            static_eval = tt
+            // Stand pat: the side to move need not capture (on the evaluation corrected by
+            // pawn structure, `correction.rs`; the table keeps the raw one).
+            raw_eval = tt
                 .eval()
                 .unwrap_or_else(|| self.eval.evaluate_position(&self.pos));
-            best = static_eval;
+            best = self
+                .correction
+                .apply(board.side_to_move(), board.pawn_key(), raw_eval);
             if best >= beta {
                 return best;
             }
             alpha = alpha.max(best);
         }
+        let stand_pat = best;
 
         let original_alpha = alpha;
         let mut best_move = engram_chess::Move::NULL;
@@ -62,7 +66,7 @@ impl Searcher {
             if !in_check {
                 // Delta pruning: even winning this material does not reach alpha.
                 if !mv.is_promotion()
-                    && static_eval + capture_value(&board, mv) + params::qs_delta_margin() <= alpha
+                    && stand_pat + capture_value(&board, mv) + params::qs_delta_margin() <= alpha
                 {
                     continue;
                 }
@@ -94,11 +98,7 @@ impl Searcher {
         if in_check && searched == 0 {
             return -MATE + ply as i32;
         }
-        let eval = if in_check {
-            EVAL_NONE
-        } else {
-            static_eval as i16
-        };
+        let eval = if in_check { EVAL_NONE } else { raw_eval as i16 };
         let subtree = self.nodes - nodes_before;
         self.store::<PV>(
             key,
