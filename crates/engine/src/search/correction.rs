@@ -7,7 +7,8 @@
 //! says where the evaluation should have been, within the bound: an exact score always, a
 //! lower bound only above the evaluation, an upper bound only below it. The entry moves toward
 //! that difference by a weighted average whose weight grows with the square of the depth
-//! (deeper searches are better evidence) up to `corr_weight_max` / 1024, and it is bounded, so a single odd search cannot drag the evaluation far.
+//! (deeper searches are better evidence) up to `corr_weight_max` / 1024, and it is bounded,
+//! so a single odd search cannot drag the evaluation far.
 
 use super::params;
 use super::MATE_BOUND;
@@ -65,8 +66,9 @@ impl Correction {
         let entry = &mut self.table[side.index()][Self::index(pawn_key)];
         let target = diff.saturating_mul(GRAIN).clamp(-max, max);
         let old = i32::from(*entry);
-        let new = (old * (WEIGHT_SCALE - weight) + target * weight) / WEIGHT_SCALE;
-        *entry = new.clamp(-max, max).clamp(i16::MIN.into(), i16::MAX.into()) as i16;
+        // An average of two values within ±max stays within it, and max ≤ 127 · 256 fits
+        // an i16.
+        *entry = ((old * (WEIGHT_SCALE - weight) + target * weight) / WEIGHT_SCALE) as i16;
     }
 }
 
