@@ -3,8 +3,7 @@
 
 mod common;
 
-use common::Engine;
-use std::path::PathBuf;
+use common::{Engine, TempDir};
 use std::time::Duration;
 
 const T: Duration = Duration::from_secs(60);
@@ -13,12 +12,6 @@ const DEPTH: u32 = 13;
 /// The evaluation these node counts were measured with. The hash-file mechanics do not depend
 /// on it; how much a warm table saves in one position does (see below).
 const EVAL: &str = "setoption name Use NNUE value false";
-
-fn dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("engram-hash-files-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 /// Searches FEN to DEPTH; returns the nodes the search reports at that depth.
 fn nodes_to_depth(e: &mut Engine) -> u64 {
@@ -46,7 +39,8 @@ fn answer(e: &mut Engine) -> String {
 
 #[test]
 fn save_newgame_load_reaches_the_depth_sooner() {
-    let path = dir().join("cycle.hash");
+    let d = TempDir::new("hash-files-cycle");
+    let path = d.join("cycle.hash");
     let mut e = Engine::start();
     e.send("uci");
     e.send(EVAL);
@@ -89,7 +83,6 @@ fn save_newgame_load_reaches_the_depth_sooner() {
         "after a reload depth {DEPTH} took {warm} nodes, from empty {cold}"
     );
     e.quit();
-    let _ = std::fs::remove_file(path);
 }
 
 #[test]
@@ -117,7 +110,7 @@ fn never_clear_hash_keeps_the_table_across_new_games() {
 
 #[test]
 fn bad_files_get_an_error_and_change_nothing() {
-    let d = dir();
+    let d = TempDir::new("hash-files-bad");
     let mut e = Engine::start();
     e.send("uci");
     e.send("setoption name Save Hash to File");
@@ -177,5 +170,4 @@ fn bad_files_get_an_error_and_change_nothing() {
     e.send("go depth 3");
     e.bestmove(T);
     e.quit();
-    let _ = std::fs::remove_dir_all(d);
 }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{best, Engine};
+use common::{best, Engine, TempDir};
 use engram_chess::Board;
 use engram_nnue::random::{random_bucketed_network, random_network};
 use engram_nnue::{Activation, Network};
@@ -13,14 +13,8 @@ use std::time::Duration;
 const T: Duration = Duration::from_secs(60);
 const FEN: &str = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 9";
 
-fn dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("engram-nnue-options-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn write(name: &str, bytes: &[u8]) -> PathBuf {
-    let path = dir().join(name);
+fn write(dir: &TempDir, name: &str, bytes: &[u8]) -> PathBuf {
+    let path = dir.join(name);
     std::fs::write(&path, bytes).unwrap();
     path
 }
@@ -80,11 +74,12 @@ fn damaged_files_are_refused_and_the_engine_plays_on() {
         ("weights.nnue", wide.to_bytes(), "output weight"),
         ("empty.nnue", Vec::new(), "truncated"),
     ];
+    let dir = TempDir::new("nnue-options-damaged");
     let mut e = Engine::start();
     e.send("uci");
     e.send("setoption name Use NNUE value true");
     for (name, bytes, why) in bad {
-        let path = write(name, &bytes);
+        let path = write(&dir, name, &bytes);
         e.send(&format!("setoption name EvalFile value {}", path.display()));
         let line = answer(&mut e);
         assert!(line.starts_with("info string error: "), "{name}: {line}");
@@ -102,7 +97,8 @@ fn damaged_files_are_refused_and_the_engine_plays_on() {
 #[test]
 fn a_good_file_is_accepted_and_searched_with() {
     let net = random_network(64, Activation::CReLU, 2);
-    let path = write("good.nnue", &net.to_bytes());
+    let dir = TempDir::new("nnue-options-good");
+    let path = write(&dir, "good.nnue", &net.to_bytes());
     let mut e = Engine::start();
     e.send("uci");
     e.send("setoption name Use NNUE value false");
@@ -159,8 +155,9 @@ fn eval_prints_both_evaluations() {
             "768->32 x2, 8 output buckets, screlu",
         ),
     ];
+    let dir = TempDir::new("nnue-options-eval");
     for (name, net, shape) in nets {
-        let path = write(name, &net.to_bytes());
+        let path = write(&dir, name, &net.to_bytes());
         let mut e = Engine::start();
         e.send(&format!("setoption name EvalFile value {}", path.display()));
         let line = answer(&mut e);

@@ -136,3 +136,28 @@ impl Drop for Engine {
 pub fn best(line: &str) -> &str {
     line.split_whitespace().nth(1).expect("bestmove has a move")
 }
+
+/// A directory of its own under the system's temporary directory, removed with everything in
+/// it when dropped, also when the test fails.
+pub struct TempDir(std::path::PathBuf);
+
+impl TempDir {
+    /// Creates `engram-{tag}-{pid}`; the tag keeps tests of one process apart.
+    pub fn new(tag: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("engram-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    /// A path inside the directory.
+    pub fn join(&self, name: &str) -> std::path::PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
