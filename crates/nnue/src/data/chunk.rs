@@ -1,5 +1,8 @@
-//! Chunk files: a header and the games of one unit of `engram datagen`'s work.
+//! Chunk files: a header and the games of one unit of `engram datagen`'s work. Version 1
+//! bodies are plain (3 bytes a position), version 2 bodies range-coded (`coded.rs`); both
+//! are read, version 2 is written.
 
+use super::coded;
 use super::record::{decode_move, encode_move, End, GameRecord, GameResult};
 use super::DataError;
 use engram_chess::Board;
@@ -9,8 +12,8 @@ use xxhash_rust::xxh3::xxh3_64;
 
 /// The magic bytes a chunk starts with.
 pub const MAGIC: &[u8; 8] = b"ENGRAMGM";
-/// The format version this code reads and writes.
-pub const VERSION: u32 = 1;
+/// The format version this code writes (it also reads version 1).
+pub const VERSION: u32 = 2;
 /// Bytes in the header.
 pub const HEADER_LEN: usize = 72;
 
@@ -40,10 +43,10 @@ pub struct Chunk {
     pub games: Vec<GameRecord>,
 }
 
-/// The encoded games, checking that every move is legal where it is played.
+/// The games as a version 1 body, checking that every move is legal where it is played.
 ///
 /// Panics if a move is illegal: records are built by playing the moves.
-pub fn encode_games(games: &[GameRecord]) -> Vec<u8> {
+pub fn encode_games_v1(games: &[GameRecord]) -> Vec<u8> {
     let mut body = Vec::new();
     for g in games {
         body.extend_from_slice(&(g.plies() as u16).to_le_bytes());
@@ -64,15 +67,26 @@ pub fn encode_games(games: &[GameRecord]) -> Vec<u8> {
     body
 }
 
-/// The whole file image of a chunk: header and games. `header.games` and
-/// `header.positions` are set from `games`.
-pub fn chunk_bytes(mut header: ChunkHeader, games: &[GameRecord]) -> Vec<u8> {
+/// The whole file image of a chunk in the current format ([`VERSION`]): header and games.
+/// `header.games` and `header.positions` are set from `games`.
+pub fn chunk_bytes(header: ChunkHeader, games: &[GameRecord]) -> Vec<u8> {
+    chunk_bytes_version(header, games, VERSION)
+}
+
+/// The file image of a chunk in format `version` (1 or 2), as [`chunk_bytes`].
+///
+/// Panics on another version.
+pub fn chunk_bytes_version(mut header: ChunkHeader, games: &[GameRecord], version: u32) -> Vec<u8> {
     header.games = games.len() as u32;
     header.positions = games.iter().map(|g| g.scored.len() as u64).sum();
-    let body = encode_games(games);
+    let body = match version {
+        1 => encode_games_v1(games),
+        2 => coded::encode_games(games),
+        _ => panic!("no chunk format version {version}"),
+    };
     let mut out = Vec::with_capacity(HEADER_LEN + body.len());
     out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&version.to_le_bytes());
     out.extend_from_slice(&header.games.to_le_bytes());
     for v in [
         header.positions,
@@ -105,7 +119,7 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 }
 
 /// Reads only the header of a chunk image (`bytes` may hold just the first
-/// [`HEADER_LEN`] bytes), checking the magic and version.
+/// [`HEADER_LEN`] bytes), checking the magic and version (1 or 2).
 pub fn read_header(bytes: &[u8]) -> Result<ChunkHeader, DataError> {
     if bytes.len() >= 8 && &bytes[..8] != MAGIC {
         return Err(DataError::BadMagic);
@@ -114,7 +128,7 @@ pub fn read_header(bytes: &[u8]) -> Result<ChunkHeader, DataError> {
         return Err(DataError::Truncated { what: "header" });
     }
     let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-    if version != VERSION {
+    if !(1..=VERSION).contains(&version) {
         return Err(DataError::Version(version));
     }
     Ok(ChunkHeader {
@@ -163,11 +177,31 @@ pub fn read_chunk(bytes: &[u8]) -> Result<Chunk, DataError> {
     if xxh3_64(body) != u64_at(bytes, 64) {
         return Err(DataError::Checksum);
     }
+    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+    let games = if version == 1 {
+        decode_games_v1(body, header.games)?
+    } else {
+        coded::decode_games(body, header.games)?
+    };
+    let positions: u64 = games.iter().map(|g| g.scored.len() as u64).sum();
+    if positions != header.positions {
+        return Err(DataError::Malformed {
+            game: header.games as usize,
+            why: format!(
+                "{positions} positions, the header says {}",
+                header.positions
+            ),
+        });
+    }
+    Ok(Chunk { header, games })
+}
+
+/// The games of a version 1 body, every move replayed and checked; `games` from the header.
+fn decode_games_v1(body: &[u8], games: u32) -> Result<Vec<GameRecord>, DataError> {
     let mut cur = Cursor { bytes: body, at: 0 };
     // Capacity from the body, not the header: a damaged count must not allocate.
-    let mut games = Vec::with_capacity((header.games as usize).min(body.len() / 5));
-    let mut positions = 0u64;
-    for game in 0..header.games as usize {
+    let mut out = Vec::with_capacity((games as usize).min(body.len() / 5));
+    for game in 0..games as usize {
         let bad = |why: String| DataError::Malformed { game, why };
         let plies = u16::from_le_bytes(cur.take(2, "game header")?.try_into().expect("2 bytes"));
         let opening_len = cur.u8("game header")?;
@@ -204,25 +238,15 @@ pub fn read_chunk(bytes: &[u8]) -> Result<Chunk, DataError> {
             }
             board.play(mv);
         }
-        positions += record.scored.len() as u64;
-        games.push(record);
+        out.push(record);
     }
     if cur.at != body.len() {
         return Err(DataError::Malformed {
-            game: header.games as usize,
+            game: games as usize,
             why: format!("{} bytes after the last game", body.len() - cur.at),
         });
     }
-    if positions != header.positions {
-        return Err(DataError::Malformed {
-            game: header.games as usize,
-            why: format!(
-                "{positions} positions, the header says {}",
-                header.positions
-            ),
-        });
-    }
-    Ok(Chunk { header, games })
+    Ok(out)
 }
 
 /// Reads a chunk file (errors other than I/O do not name the file: the caller does).
