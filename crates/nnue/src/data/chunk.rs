@@ -114,6 +114,11 @@ pub fn write_chunk(
         .map_err(|e| DataError::Io(format!("{}: {e}", path.display())))
 }
 
+/// The format version field of a header at least 12 bytes long.
+fn version_of(bytes: &[u8]) -> u32 {
+    u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"))
+}
+
 fn u64_at(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
 }
@@ -127,7 +132,7 @@ pub fn read_header(bytes: &[u8]) -> Result<ChunkHeader, DataError> {
     if bytes.len() < HEADER_LEN {
         return Err(DataError::Truncated { what: "header" });
     }
-    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+    let version = version_of(bytes);
     if !(1..=VERSION).contains(&version) {
         return Err(DataError::Version(version));
     }
@@ -177,8 +182,7 @@ pub fn read_chunk(bytes: &[u8]) -> Result<Chunk, DataError> {
     if xxh3_64(body) != u64_at(bytes, 64) {
         return Err(DataError::Checksum);
     }
-    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-    let games = if version == 1 {
+    let games = if version_of(bytes) == 1 {
         decode_games_v1(body, header.games)?
     } else {
         coded::decode_games(body, header.games)?
