@@ -8,18 +8,22 @@
 use engram_nnue::train::plot::loss_svg;
 use engram_nnue::train::report::EpochReport;
 
+/// The text after the first `"key":` in `object`, leading blanks trimmed.
+fn after_key<'a>(object: &'a str, key: &str) -> Option<&'a str> {
+    let start = object.find(&format!("\"{key}\":"))? + key.len() + 3;
+    Some(object[start..].trim_start())
+}
+
 /// The number after `"key":` in `object`, if any (`null` is `None`).
 fn number(object: &str, key: &str) -> Option<f64> {
-    let start = object.find(&format!("\"{key}\":"))? + key.len() + 3;
-    let rest = object[start..].trim_start();
+    let rest = after_key(object, key)?;
     let end = rest.find([',', '}']).unwrap_or(rest.len());
     rest[..end].trim().parse().ok()
 }
 
 /// The string after `"key":` in `object`, if any.
 fn string<'a>(object: &'a str, key: &str) -> Option<&'a str> {
-    let start = object.find(&format!("\"{key}\":"))? + key.len() + 3;
-    let rest = object[start..].trim_start().strip_prefix('"')?;
+    let rest = after_key(object, key)?.strip_prefix('"')?;
     Some(&rest[..rest.find('"')?])
 }
 
