@@ -12,8 +12,9 @@ N^γ / k^γ, a_k = a_end · (A + N)^α / (A + k)^α with a_end = r_end · c_end�
 α = 0.602, γ = 0.101; c_end is each parameter's step (a twentieth of its range, from
 `params.rs`) and r_end is --r-end.
 
-The state (theta, the iteration, the games) is written atomically to --state after every
-iteration, so a run stopped at any point resumes where it was with the same command.
+The state (theta, the iteration, the games, the run's settings) is written atomically to
+--state after every iteration, so a run stopped at any point resumes where it was, with the
+settings it started with.
 Strength is not measured here: a tuned set is a candidate, to be tested in games like any
 other change (docs/measurements.md).
 
@@ -101,8 +102,9 @@ def main():
             sys.exit("spsa: --engine is needed to start a run")
         only = args.params.split(",") if args.params else None
         params = engine_params(args.engine, only)
-        state = {"engine": args.engine, "iterations": args.iterations, "tc": args.tc,
-                 "seed": args.seed, "k": 0, "games": 0,
+        state = {"engine": args.engine, "iterations": args.iterations, "k": 0, "games": 0,
+                 "run": {"tc": args.tc, "pairs": args.pairs, "r_end": args.r_end,
+                         "seed": args.seed, "openings": args.openings},
                  "params": {k: {"value": float(p["value"]), "default": p["value"],
                                 "min": p["min_value"], "max": p["max_value"], "step": p["step"]}
                             for k, p in params.items()}}
@@ -111,13 +113,16 @@ def main():
             print(f"{k:24} {round(p['value']):6d}  (default {p['default']}, {p['min']}..={p['max']})")
         print(f"iteration {state['k']} of {state['iterations']}, {state['games']} games")
         return
+    # A resumed run keeps the settings it started with.
     args.engine = args.engine or state["engine"]
-    args.tc = state["tc"]
+    run = state["run"]
+    args.tc, args.pairs, args.openings = run["tc"], run["pairs"], run["openings"]
     n = state["iterations"]
     big_a = n / 10
-    rng = random.Random(f"{state['seed']}-{state['k']}")
     while state["k"] < n:
         k = state["k"] + 1
+        # Seeded by the iteration, so a resumed run draws what an unbroken one would.
+        rng = random.Random(f"{run['seed']}-{k}")
         plus, minus, deltas = {}, {}, {}
         for name, p in state["params"].items():
             c_k = p["step"] * n ** GAMMA / k ** GAMMA
@@ -125,10 +130,10 @@ def main():
             deltas[name] = (delta, c_k)
             plus[name] = min(max(p["value"] + c_k * delta, p["min"]), p["max"])
             minus[name] = min(max(p["value"] - c_k * delta, p["min"]), p["max"])
-        diff, games = play(args, plus, minus, state["seed"] * 1_000_003 + k)
+        diff, games = play(args, plus, minus, run["seed"] * 1_000_003 + k)
         for name, p in state["params"].items():
             delta, c_k = deltas[name]
-            a_end = args.r_end * p["step"] ** 2
+            a_end = run["r_end"] * p["step"] ** 2
             a_k = a_end * (big_a + n) ** ALPHA / (big_a + k) ** ALPHA
             p["value"] = min(max(p["value"] + a_k * diff / (c_k * delta), p["min"]), p["max"])
         state["k"], state["games"] = k, state["games"] + games
