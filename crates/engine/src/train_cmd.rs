@@ -111,6 +111,10 @@ pub struct TrainArgs {
     /// the positions an epoch.
     #[arg(long)]
     pub mirror: bool,
+    /// A king-mirrored network: from a perspective whose king is on files e-h, every square
+    /// is mirrored left to right (file a <-> h). Not with --mirror, which it makes redundant.
+    #[arg(long, conflicts_with = "mirror")]
+    pub king_mirror: bool,
     /// Also write an SVG plot of the train and validation loss per epoch.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
@@ -135,6 +139,7 @@ impl TrainArgs {
             val_fraction: self.val_fraction,
             seed: self.seed,
             mirror: self.mirror,
+            king_mirror: self.king_mirror,
             ..TrainParams::default()
         };
         params.adamw.decay = self.weight_decay;

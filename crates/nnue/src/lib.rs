@@ -20,5 +20,5 @@ pub mod rng;
 pub mod train;
 
 pub use accumulator::Simd;
-pub use features::INPUTS;
+pub use features::{Layout, INPUTS};
 pub use net::{Activation, NetError, Network};

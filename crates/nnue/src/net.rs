@@ -28,12 +28,13 @@
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `ENGRAMNN` |
-//! | 8 | 4 | format version (1) |
+//! | 8 | 4 | format version: 1, or 2 for a network with an input layout other than plain |
 //! | 12 | 4 | inputs (768) |
 //! | 16 | 4 | hidden size H |
 //! | 20 | 1 | activation: 0 CReLU, 1 SCReLU |
 //! | 21 | 1 | output buckets N: 0 for one (so older one-bucket files read as they are), else 1..=16 |
-//! | 22 | 2 | zero |
+//! | 22 | 1 | input layout ([`Layout`]): 0 plain, 1 king-side mirrored; zero in version 1 |
+//! | 23 | 1 | zero |
 //! | 24 | 2 | QA · 26 2 QB · 28 2 SCALE |
 //! | 30 | 2 | zero |
 //! | 32 | 8 | payload length in bytes |
@@ -45,10 +46,12 @@
 //! weights `i16[N][2H]` (bucket-major; each bucket's side-to-move half first), output biases
 //! `i32[N]`. With N = 1 that is output weights `i16[2H]` and one bias `i32`, as before
 //! buckets. A writer stores one bucket as 0 in byte 21; a reader takes 0 and 1 both as one
-//! bucket and refuses more than [`MAX_BUCKETS`]. A SCReLU network's output weights (every
+//! bucket and refuses more than [`MAX_BUCKETS`]. A plain network is written as version 1
+//! (byte for byte the format before layouts), any other as version 2, which older builds
+//! refuse instead of misreading. A SCReLU network's output weights (every
 //! bucket's) are within ±128 (the trainer clips them; inference relies on it).
 
-use crate::features::{self, INPUTS};
+use crate::features::{self, Layout, INPUTS};
 use engram_chess::{Board, Color};
 use std::fmt;
 use xxhash_rust::xxh3::xxh3_64;
@@ -59,8 +62,8 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// Centipawns per unit of the network's output (before the sigmoid).
 pub const SCALE: i32 = 400;
-/// The file format version this code reads and writes.
-pub const VERSION: u32 = 1;
+/// The newest file format version this code reads and writes (it reads 1 too).
+pub const VERSION: u32 = 2;
 /// The magic bytes a network file starts with.
 pub const MAGIC: &[u8; 8] = b"ENGRAMNN";
 /// Bytes in the header.
@@ -163,7 +166,7 @@ impl fmt::Display for NetError {
             NetError::BadMagic => write!(f, "not an Engram network file (bad magic)"),
             NetError::Version(v) => write!(
                 f,
-                "network format version {v} is not supported (this build reads version {VERSION})"
+                "network format version {v} is not supported (this build reads versions 1 to {VERSION})"
             ),
             NetError::Shape(s) => write!(f, "unsupported network shape: {s}"),
             NetError::Checksum => write!(f, "network file damaged: checksum mismatch"),
@@ -193,16 +196,19 @@ pub struct Network {
     pub out_weights: Vec<i16>,
     /// Output biases (scaled by `QA · QB`), one per bucket.
     pub out_bias: Vec<i32>,
+    /// How squares map to inputs ([`features::Layout`]).
+    pub layout: Layout,
 }
 
 impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "Network(768 -> {} x 2 -> 1{}, {})",
+            "Network(768 -> {} x 2 -> 1{}, {}{})",
             self.hidden,
             self.buckets_text(),
-            self.activation.name()
+            self.activation.name(),
+            self.layout_text()
         )
     }
 }
@@ -236,6 +242,7 @@ impl Network {
             buckets,
             out_weights: vec![0; buckets * 2 * hidden],
             out_bias: vec![0; buckets],
+            layout: Layout::Plain,
         }
     }
 
@@ -247,6 +254,15 @@ impl Network {
             format!(", {} output buckets", self.buckets)
         } else {
             String::new()
+        }
+    }
+
+    /// `", king-mirrored"` for a king-mirrored network, else empty: the part of its shape
+    /// every description adds after the activation.
+    pub fn layout_text(&self) -> String {
+        match self.layout {
+            Layout::Plain => String::new(),
+            layout => format!(", {}", layout.name()),
         }
     }
 
@@ -280,7 +296,8 @@ impl Network {
         }
         let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
+        let version: u32 = if self.layout == Layout::Plain { 1 } else { 2 };
+        out.extend_from_slice(&version.to_le_bytes());
         out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
         out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
         out.push(self.activation.code());
@@ -290,7 +307,11 @@ impl Network {
         } else {
             self.buckets as u8
         });
-        out.extend_from_slice(&[0; 2]);
+        out.push(match self.layout {
+            Layout::Plain => 0,
+            Layout::KingMirror => 1,
+        });
+        out.push(0);
         out.extend_from_slice(&(QA as u16).to_le_bytes());
         out.extend_from_slice(&(QB as u16).to_le_bytes());
         out.extend_from_slice(&(SCALE as u16).to_le_bytes());
@@ -318,7 +339,7 @@ impl Network {
             return Err(NetError::BadMagic);
         }
         let version = u32_at(bytes, 8);
-        if version != VERSION {
+        if !(1..=VERSION).contains(&version) {
             return Err(NetError::Version(version));
         }
         let inputs = u32_at(bytes, 12) as usize;
@@ -341,6 +362,15 @@ impl Network {
             n => {
                 return Err(NetError::Shape(format!(
                     "{n} output buckets (at most {MAX_BUCKETS})"
+                )))
+            }
+        };
+        let layout = match (version, bytes[22]) {
+            (_, 0) => Layout::Plain,
+            (2, 1) => Layout::KingMirror,
+            (_, code) => {
+                return Err(NetError::Shape(format!(
+                    "input layout code {code} in a version {version} file"
                 )))
             }
         };
@@ -402,6 +432,7 @@ impl Network {
             buckets,
             out_weights,
             out_bias,
+            layout,
         })
     }
 
@@ -423,7 +454,7 @@ impl Network {
     /// incremental, vectorised accumulators are tested against.
     pub fn refresh_scalar(&self, board: &Board, perspective: Color) -> Vec<i16> {
         let mut acc = self.ft_bias.clone();
-        for f in features::active(board, perspective) {
+        for f in features::active(board, perspective, self.layout) {
             for (a, &w) in acc.iter_mut().zip(self.column(f)) {
                 *a = a.wrapping_add(w);
             }
@@ -635,6 +666,37 @@ mod tests {
         let outputs: std::collections::HashSet<i32> =
             (0..8).map(|b| net.output_scalar(&stm, &ntm, b)).collect();
         assert!(outputs.len() > 4, "buckets differ: {outputs:?}");
+    }
+
+    #[test]
+    fn king_mirrored_layout_round_trips_as_version_2() {
+        let plain = sample_with(8);
+        let bytes = plain.to_bytes();
+        assert_eq!(u32_at(&bytes, 8), 1, "a plain network keeps version 1");
+        assert_eq!(bytes[22], 0);
+        let mut net = plain.clone();
+        net.layout = Layout::KingMirror;
+        let bytes = net.to_bytes();
+        assert_eq!(u32_at(&bytes, 8), 2);
+        assert_eq!(bytes[22], 1);
+        assert_eq!(Network::from_bytes(&bytes).as_ref(), Ok(&net));
+        // A layout code in a version 1 file, or an unknown code, is refused.
+        let mut v1 = bytes.clone();
+        v1[8] = 1;
+        assert!(matches!(Network::from_bytes(&v1), Err(NetError::Shape(_))));
+        let mut unknown = bytes;
+        unknown[22] = 2;
+        assert!(matches!(
+            Network::from_bytes(&unknown),
+            Err(NetError::Shape(_))
+        ));
+        // With the king on e1, White's features are mirrored: a network whose columns differ
+        // between mirrored squares evaluates the two layouts differently, and a board and its
+        // left-right mirror image the same.
+        let board = Board::from_fen("4k3/8/8/8/8/8/1P6/4K3 w - - 0 1", false).unwrap();
+        let mirror = Board::from_fen("3k4/8/8/8/8/8/6P1/3K4 w - - 0 1", false).unwrap();
+        assert_ne!(plain.evaluate_scalar(&board), net.evaluate_scalar(&board));
+        assert_eq!(net.evaluate_scalar(&board), net.evaluate_scalar(&mirror));
     }
 
     #[test]

@@ -5,6 +5,7 @@ use engram_nnue::data::{
     chunk::{chunk_bytes, chunk_bytes_version, read_header},
     extract, read_chunk, ChunkHeader, DataError, End, GameRecord, GameResult, Packed,
 };
+use engram_nnue::features::Layout;
 
 /// A random game of up to `plies` plies from the start, with made-up scores.
 fn random_game(seed: u64, plies: usize) -> GameRecord {
@@ -166,12 +167,30 @@ fn extraction_filters_and_packs() {
     // The packed start position lights the start position's features.
     let start = Packed::new(&Board::startpos(), 25, GameResult::WhiteWins, 0);
     assert_eq!(start.result, 2);
-    let mut f: Vec<usize> = start.features().map(|(us, _)| us).collect();
-    let mut g: Vec<usize> =
-        engram_nnue::features::active(&Board::startpos(), engram_chess::Color::White).collect();
-    f.sort();
-    g.sort();
-    assert_eq!(f, g);
+    for layout in [Layout::Plain, Layout::KingMirror] {
+        let mut f: Vec<usize> = start.features(layout).map(|(us, _)| us).collect();
+        let mut g: Vec<usize> =
+            engram_nnue::features::active(&Board::startpos(), engram_chess::Color::White, layout)
+                .collect();
+        f.sort();
+        g.sort();
+        assert_eq!(f, g);
+    }
+    // Off the start position too, both perspectives: Black's king on the d file is not
+    // mirrored, White's on g1 is.
+    let board = Board::from_fen("3k4/8/8/8/8/8/5PPP/6K1 b - - 0 1", false).unwrap();
+    let packed = Packed::new(&board, 0, GameResult::Draw, 30);
+    let (mut us, mut them): (Vec<usize>, Vec<usize>) = packed.features(Layout::KingMirror).unzip();
+    let mut g_us: Vec<usize> =
+        engram_nnue::features::active(&board, engram_chess::Color::Black, Layout::KingMirror)
+            .collect();
+    let mut g_them: Vec<usize> =
+        engram_nnue::features::active(&board, engram_chess::Color::White, Layout::KingMirror)
+            .collect();
+    for v in [&mut us, &mut them, &mut g_us, &mut g_them] {
+        v.sort();
+    }
+    assert_eq!((us, them), (g_us, g_them));
 }
 
 #[test]

@@ -11,6 +11,7 @@ use engram_nnue::train::synthetic::{material, random_positions};
 use engram_nnue::train::{
     fit, load_dir, split_games, train, FloatNet, Progress, TrainConfig, TrainParams,
 };
+use engram_nnue::Layout;
 use std::path::PathBuf;
 
 /// A net whose accumulators spread over the whole [0, 1] range (a fresh one sits near 0).
@@ -88,7 +89,10 @@ fn gradients_match_finite_differences() {
         let g = buffers[0].clone();
         // Parameters: weights of features the first position lights, biases, output layer
         // (the first position's bucket, and the last position's).
-        let (fs, fo) = positions[0].features().nth(5).unwrap();
+        let (fs, fo) = positions[0]
+            .features(engram_nnue::features::Layout::Plain)
+            .nth(5)
+            .unwrap();
         let b0 = bucket_of(&positions[0], buckets);
         let b1 = bucket_of(&positions[positions.len() - 1], buckets);
         let (w0, w1) = (32 * b0, 32 * b1);
@@ -245,20 +249,23 @@ fn boards(n: usize, seed: u64) -> Vec<(Board, Packed)> {
 fn quantised_inference_matches_the_float_network() {
     let positions = boards(1500, 21);
     let truncation = 1.0 + SCALE as f64 / (QA * QB) as f64;
-    for (activation, buckets) in [
-        (Activation::CReLU, 1),
-        (Activation::SCReLU, 1),
-        (Activation::CReLU, 8),
-        (Activation::SCReLU, 8),
+    for (activation, buckets, layout) in [
+        (Activation::CReLU, 1, Layout::Plain),
+        (Activation::SCReLU, 1, Layout::Plain),
+        (Activation::CReLU, 8, Layout::Plain),
+        (Activation::SCReLU, 8, Layout::Plain),
+        (Activation::SCReLU, 8, Layout::KingMirror),
     ] {
         let lipschitz = if activation == Activation::SCReLU {
             2.0
         } else {
             1.0
         };
-        let net = spread_bucketed_net(64, activation, buckets, 31);
+        let mut net = spread_bucketed_net(64, activation, buckets, 31);
+        net.layout = layout;
         let q = net.quantise().unwrap();
         assert_eq!((q.buckets, q.out_bias.len()), (buckets, buckets));
+        assert_eq!(q.layout, layout);
         let deq = FloatNet::dequantise(&q);
         let (mut sum_err, mut sum_z2, mut worst, mut nonzero) = (0.0f64, 0.0f64, 0.0f64, 0);
         let mut seen = vec![0usize; buckets];
@@ -595,4 +602,32 @@ fn mirroring_doubles_the_training_positions() {
     assert_eq!(mirrored.train_positions, 2 * plain.train_positions);
     assert_eq!(mirrored.val_positions, plain.val_positions);
     assert!(mirrored.epochs[0].val_loss.unwrap().is_finite());
+}
+
+#[test]
+fn king_mirror_trains_a_king_mirrored_network() {
+    let positions = random_positions(2000, 13);
+    let p = TrainParams {
+        epochs: 1,
+        king_mirror: true,
+        ..params(16, Activation::SCReLU)
+    };
+    let fit_km = fit(positions.clone(), &p, &mut |_| {}).unwrap();
+    assert_eq!(fit_km.net.layout, Layout::KingMirror);
+    assert_eq!(fit_km.net.quantise().unwrap().layout, Layout::KingMirror);
+    assert!(fit_km.epochs[0].val_loss.unwrap().is_finite());
+    let plain = fit(
+        positions.clone(),
+        &TrainParams {
+            king_mirror: false,
+            ..p.clone()
+        },
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_ne!(plain.net, fit_km.net, "the layout changes what is learnt");
+    // Mirroring the data as well would only repeat positions: refused.
+    let both = TrainParams { mirror: true, ..p };
+    assert!(both.validate().is_err());
+    assert!(fit(positions, &both, &mut |_| {}).is_err());
 }

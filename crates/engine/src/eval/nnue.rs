@@ -11,7 +11,10 @@
 //! promotions and null moves (no change). Without a close enough entry the board's
 //! accumulators are computed from scratch. A new network invalidates every entry. The
 //! accumulators do not depend on the output buckets: the output layer is chosen when a board
-//! is evaluated, by its number of pieces ([`Network::bucket`]).
+//! is evaluated, by its number of pieces ([`Network::bucket`]). With a king-mirrored network
+//! ([`features::Layout::KingMirror`]) a perspective whose king crossed between files d and e
+//! sees every square mirrored from then on: that accumulator is refreshed from scratch, the
+//! other one still updated incrementally.
 
 use engram_chess::{Bitboard, Board, Color, Piece, PieceKind, Square};
 use engram_nnue::{features, Network, Simd};
@@ -41,10 +44,11 @@ pub fn default_choice() -> Option<Arc<Network>> {
 /// bucket): a network's shape, as `info string` reports it.
 pub fn describe(net: &Network) -> String {
     format!(
-        "768->{} x2{}, {}",
+        "768->{} x2{}, {}{}",
         net.hidden,
         net.buckets_text(),
-        net.activation.name()
+        net.activation.name(),
+        net.layout_text()
     )
 }
 
@@ -176,15 +180,22 @@ impl Accumulators {
             return false;
         };
         let h = self.net.hidden;
+        let layout = self.net.layout;
         let (lower, upper) = self.data.split_at_mut(2 * h * i);
         let input = &lower[2 * h * (i - 1)..];
         let out = &mut upper[..2 * h];
         let net = &*self.net;
         for (p, color) in Color::ALL.into_iter().enumerate() {
-            let input = &input[p * h..(p + 1) * h];
             let out = &mut out[p * h..(p + 1) * h];
-            let col =
-                |&(piece, sq): &(Piece, Square)| net.column(features::index(color, piece, sq));
+            let flip = layout.flip_on(after, color);
+            if flip != layout.flip_on(before, color) {
+                refresh_half(self.simd, net, out, after, color);
+                continue;
+            }
+            let input = &input[p * h..(p + 1) * h];
+            let col = |&(piece, sq): &(Piece, Square)| {
+                net.column(features::index(color, piece, sq, flip))
+            };
             let adds = &d.adds[..d.n_adds];
             let subs = &d.subs[..d.n_subs];
             match (adds, subs) {
@@ -212,29 +223,34 @@ impl Accumulators {
     /// Entry `i` from scratch for `board`.
     fn refresh(&mut self, board: &Board, i: usize) {
         let h = self.net.hidden;
-        let mut features = [0usize; 32];
         for (p, color) in Color::ALL.into_iter().enumerate() {
-            let mut n = 0;
-            let mut extra = Bitboard::EMPTY;
-            for sq in board.occupied() {
-                let piece = board.piece_on(sq).expect("an occupied square has a piece");
-                if n < features.len() {
-                    features[n] = features::index(color, piece, sq);
-                    n += 1;
-                } else {
-                    extra = extra.with(sq);
-                }
-            }
             let acc = &mut self.data[2 * h * i + p * h..2 * h * i + (p + 1) * h];
-            self.simd.refresh(acc, &self.net, &features[..n]);
-            // More than 32 pieces only on boards set up that way.
-            for sq in extra {
-                let piece = board.piece_on(sq).expect("an occupied square has a piece");
-                let col = self.net.column(features::index(color, piece, sq));
-                self.simd.add_column(acc, col);
-            }
+            refresh_half(self.simd, &self.net, acc, board, color);
         }
         self.keys[i] = Some(board.key());
+    }
+}
+
+/// `color`'s accumulator of `board` from scratch into `acc`.
+fn refresh_half(simd: Simd, net: &Network, acc: &mut [i16], board: &Board, color: Color) {
+    let flip = net.layout.flip_on(board, color);
+    let mut features = [0usize; 32];
+    let mut n = 0;
+    let mut extra = Bitboard::EMPTY;
+    for sq in board.occupied() {
+        let piece = board.piece_on(sq).expect("an occupied square has a piece");
+        if n < features.len() {
+            features[n] = features::index(color, piece, sq, flip);
+            n += 1;
+        } else {
+            extra = extra.with(sq);
+        }
+    }
+    simd.refresh(acc, net, &features[..n]);
+    // More than 32 pieces only on boards set up that way.
+    for sq in extra {
+        let piece = board.piece_on(sq).expect("an occupied square has a piece");
+        simd.add_column(acc, net.column(features::index(color, piece, sq, flip)));
     }
 }
 

@@ -1,8 +1,8 @@
 //! A training position in 32 bytes, and the filter that picks them from games.
 
 use super::record::{GameRecord, GameResult};
-use crate::features;
-use engram_chess::{Bitboard, Board, Color, Piece, Square};
+use crate::features::{self, Layout};
+use engram_chess::{Bitboard, Board, Color, Piece, PieceKind, Square};
 
 /// Plies from the start before which positions are not trained on.
 pub const MIN_PLY: usize = 16;
@@ -89,11 +89,27 @@ impl Packed {
         }
     }
 
-    /// The active features as pairs (side to move's, other side's).
-    pub fn features(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+    /// The active features under `layout` as pairs (side to move's, other side's).
+    pub fn features(&self, layout: Layout) -> impl Iterator<Item = (usize, usize)> + '_ {
         let us = self.side_to_move();
-        self.pieces()
-            .map(move |(p, sq)| (features::index(us, p, sq), features::index(!us, p, sq)))
+        let (mut f_us, mut f_them) = (0, 0);
+        if layout != Layout::Plain {
+            for (p, sq) in self.pieces() {
+                if p.kind() == PieceKind::King {
+                    if p.color() == us {
+                        f_us = layout.flip(sq);
+                    } else {
+                        f_them = layout.flip(sq);
+                    }
+                }
+            }
+        }
+        self.pieces().map(move |(p, sq)| {
+            (
+                features::index(us, p, sq, f_us),
+                features::index(!us, p, sq, f_them),
+            )
+        })
     }
 
     /// The position mirrored left to right (file a ↔ file h), with the same score, result,

@@ -2,7 +2,7 @@
 //! integer [`Network`] the engine runs.
 
 use crate::data::Packed;
-use crate::features::INPUTS;
+use crate::features::{Layout, INPUTS};
 use crate::net::{output_bucket, Activation, Network, QA, QB, SCALE};
 use crate::rng::Rng;
 
@@ -32,6 +32,8 @@ pub struct FloatNet {
     pub out_weights: Vec<f32>,
     /// Output biases, one per bucket.
     pub out_bias: Vec<f32>,
+    /// How squares map to inputs ([`Layout`]; plain unless set).
+    pub layout: Layout,
 }
 
 /// The activation and its derivative at `x`, branch-free (so loops over it vectorise).
@@ -71,6 +73,7 @@ impl FloatNet {
             buckets,
             out_weights: vec![0.0; buckets * 2 * hidden],
             out_bias: vec![0.0; buckets],
+            layout: Layout::Plain,
         }
     }
 
@@ -112,7 +115,7 @@ impl FloatNet {
         ntm.copy_from_slice(&self.ft_bias);
         let (mut fs, mut fn_) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
         let mut n = 0;
-        for (s, o) in pos.features().take(MAX_ACTIVE) {
+        for (s, o) in pos.features(self.layout).take(MAX_ACTIVE) {
             add_column(stm, self.column(s));
             add_column(ntm, self.column(o));
             fs[n] = s as u16;
@@ -238,6 +241,7 @@ impl FloatNet {
             buckets: self.buckets,
             out_weights,
             out_bias,
+            layout: self.layout,
         })
     }
 
@@ -257,6 +261,7 @@ impl FloatNet {
                 .iter()
                 .map(|&b| b as f32 / (QA * QB) as f32)
                 .collect(),
+            layout: net.layout,
         }
     }
 }

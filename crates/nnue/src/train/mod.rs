@@ -86,6 +86,11 @@ pub struct TrainParams {
     /// ([`Packed::mirrored`]), doubling the positions of an epoch (the validation positions
     /// stay as they are).
     pub mirror: bool,
+    /// Train a king-mirrored network ([`crate::features::Layout::KingMirror`]): from a
+    /// perspective whose king is on files e–h, squares are mirrored left to right. A position
+    /// and its mirror image then light the same features, so `mirror` would only repeat
+    /// positions and is refused with it.
+    pub king_mirror: bool,
 }
 
 impl Default for TrainParams {
@@ -104,6 +109,7 @@ impl Default for TrainParams {
             val_fraction: DEFAULT_VAL_FRACTION,
             seed: 1,
             mirror: false,
+            king_mirror: false,
         }
     }
 }
@@ -138,6 +144,13 @@ impl TrainParams {
                 self.val_fraction
             ));
         }
+        if self.mirror && self.king_mirror {
+            return Err(
+                "mirror adds nothing to a king-mirrored network: a position and its \
+                        mirror image light the same features"
+                    .into(),
+            );
+        }
         if self.lr_drop_epoch == Some(0) {
             return Err("the learning-rate drop epoch counts from 1".into());
         }
@@ -170,6 +183,7 @@ impl TrainParams {
             ("val_fraction", self.val_fraction.to_string()),
             ("seed", self.seed.to_string()),
             ("mirror", self.mirror.to_string()),
+            ("king_mirror", self.king_mirror.to_string()),
         ]
     }
 }
@@ -331,6 +345,9 @@ pub fn fit_split(
         params.buckets,
         stream(params.seed, 2).next_u64(),
     );
+    if params.king_mirror {
+        net.layout = crate::features::Layout::KingMirror;
+    }
     let mut opt = AdamW::new(params.hidden, params.buckets, params.adamw);
     let mut buffers = vec![Gradients::zeros(params.hidden, params.buckets); params.threads];
     let schedule = params.schedule();

@@ -91,14 +91,16 @@ pub(crate) fn json_str(s: &str) -> String {
 
 impl TrainReport {
     /// The network's shape for people: `(768 -> H) x 2 -> 1, ACTIVATION`, with
-    /// `, N output buckets` before the activation when there is more than one.
+    /// `, N output buckets` before the activation when there is more than one, and
+    /// `, king-mirrored` after it for that layout.
     pub fn shape(&self) -> String {
         let net = &self.network;
         format!(
-            "(768 -> {}) x 2 -> 1{}, {}",
+            "(768 -> {}) x 2 -> 1{}, {}{}",
             net.hidden,
             net.buckets_text(),
-            net.activation.name()
+            net.activation.name(),
+            net.layout_text()
         )
     }
 
@@ -150,11 +152,12 @@ impl TrainReport {
         s += &epochs.join(",");
         s += &format!(
             "\n  ],\n  \"seconds\": {:.3},\n  \"net\": {{\"hidden\": {}, \"activation\": {}, \
-             \"output_buckets\": {}, \"xxh3\": \"{:016x}\"}}\n}}\n",
+             \"output_buckets\": {}, \"layout\": {}, \"xxh3\": \"{:016x}\"}}\n}}\n",
             self.seconds,
             self.network.hidden,
             json_str(self.network.activation.name()),
             self.network.buckets,
+            json_str(self.network.layout.name()),
             self.checksum
         );
         s

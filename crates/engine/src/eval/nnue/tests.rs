@@ -5,7 +5,7 @@ use super::*;
 use crate::eval::Evaluator;
 use engram_chess::{Move, Position};
 use engram_nnue::random::{random_bucketed_network, random_network};
-use engram_nnue::Activation;
+use engram_nnue::{Activation, Layout};
 use proptest::prelude::*;
 
 /// The start position, the CPW perft positions 2–5 (castling, en passant, promotions with
@@ -96,10 +96,15 @@ proptest! {
         wide in any::<bool>(),
         screlu in any::<bool>(),
         buckets in prop_oneof![Just(1usize), 2usize..=16],
+        king_mirror in any::<bool>(),
     ) {
         let h = if wide { 64 } else { 32 };
         let act = if screlu { Activation::SCReLU } else { Activation::CReLU };
-        let net = Arc::new(random_bucketed_network(h, act, buckets, seed ^ 0x5eed));
+        let mut net = random_bucketed_network(h, act, buckets, seed ^ 0x5eed);
+        if king_mirror {
+            net.layout = Layout::KingMirror;
+        }
+        let net = Arc::new(net);
         walk(&net, STARTS[start], seed, 160);
     }
 }
@@ -243,7 +248,14 @@ fn nnue_eval(net: &Arc<Network>, fen: &str, chess960: bool) -> i32 {
 
 #[test]
 fn symmetric() {
-    let net = Arc::new(random_network(64, Activation::SCReLU, 11));
+    symmetric_with(Layout::Plain);
+    symmetric_with(Layout::KingMirror);
+}
+
+fn symmetric_with(layout: Layout) {
+    let mut net = random_network(64, Activation::SCReLU, 11);
+    net.layout = layout;
+    let net = Arc::new(net);
     let pairs = [
         (
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -300,4 +312,31 @@ fn the_embedded_network_parses() {
     // gen5-h256-ob8: 8 output buckets, written back byte for byte.
     assert_eq!(net.buckets, 8);
     assert_eq!(net.to_bytes(), DEFAULT_NET_BYTES);
+}
+
+/// A king-mirrored network: kings crossing between files d and e (by king moves and by
+/// castling queen side) refresh their side's accumulator; every evaluation on the way equals
+/// the scalar reference, and a board evaluates as its left-right mirror image.
+#[test]
+fn king_mirror_crossings() {
+    let mut net = random_bucketed_network(32, Activation::SCReLU, 8, 21);
+    net.layout = Layout::KingMirror;
+    let net = Arc::new(net);
+    let mut acc = Accumulators::new(net.clone());
+    let start = "r3k2r/pppq1ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPPQ1PPP/R3K2R w KQkq - 0 1";
+    let mut pos = Position::new(Board::from_fen(start, false).unwrap());
+    for uci in [
+        "e1c1", "e8d8", "c1b1", "d8e8", "d1e1", "e8f8", "e1d1", "f8g8",
+    ] {
+        let mv = pos.board().parse_uci(uci).unwrap();
+        pos.make(mv);
+        assert_eq!(
+            acc.evaluate(pos.boards()),
+            net.evaluate_scalar(pos.board()),
+            "after {uci}"
+        );
+    }
+    let a = Board::from_fen("6k1/1p3pp1/8/8/3N4/8/1PP2P2/2K5 w - - 0 1", false).unwrap();
+    let b = Board::from_fen("1k6/1pp3p1/8/8/4N3/8/2P2PP1/5K2 w - - 0 1", false).unwrap();
+    assert_eq!(net.evaluate_scalar(&a), net.evaluate_scalar(&b));
 }
