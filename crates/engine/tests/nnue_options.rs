@@ -52,7 +52,7 @@ fn damaged_files_are_refused_and_the_engine_plays_on() {
     let mut corrupted = good.clone();
     corrupted[1000] ^= 0x40;
     let mut version = good.clone();
-    version[8] = 2;
+    version[8] = 3;
     let mut magic = good.clone();
     magic[..8].copy_from_slice(b"NOTANNUE");
     let mut wide = random_network(32, Activation::SCReLU, 1);
@@ -69,7 +69,7 @@ fn damaged_files_are_refused_and_the_engine_plays_on() {
             "wrong size",
         ),
         ("corrupted.nnue", corrupted, "checksum"),
-        ("version.nnue", version, "version 2"),
+        ("version.nnue", version, "version 3"),
         ("magic.nnue", magic, "bad magic"),
         ("weights.nnue", wide.to_bytes(), "output weight"),
         ("empty.nnue", Vec::new(), "truncated"),
