@@ -35,6 +35,23 @@ impl Layout {
         }
     }
 
+    /// Its code in a network file's header (byte 22): 0 plain, 1 king-mirrored.
+    pub fn code(self) -> u8 {
+        match self {
+            Layout::Plain => 0,
+            Layout::KingMirror => 1,
+        }
+    }
+
+    /// The layout of header code `code`, if there is one.
+    pub fn from_code(code: u8) -> Option<Layout> {
+        match code {
+            0 => Some(Layout::Plain),
+            1 => Some(Layout::KingMirror),
+            _ => None,
+        }
+    }
+
     /// The XOR applied to every square's index from a perspective whose own king stands on
     /// `king`: 7 (file a ↔ file h) for [`Layout::KingMirror`] with the king on files e–h,
     /// else 0. Pass it to [`index`].

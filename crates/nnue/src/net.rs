@@ -307,10 +307,7 @@ impl Network {
         } else {
             self.buckets as u8
         });
-        out.push(match self.layout {
-            Layout::Plain => 0,
-            Layout::KingMirror => 1,
-        });
+        out.push(self.layout.code());
         out.push(0);
         out.extend_from_slice(&(QA as u16).to_le_bytes());
         out.extend_from_slice(&(QB as u16).to_le_bytes());
@@ -365,12 +362,12 @@ impl Network {
                 )))
             }
         };
-        let layout = match (version, bytes[22]) {
-            (_, 0) => Layout::Plain,
-            (2, 1) => Layout::KingMirror,
-            (_, code) => {
+        let layout = match Layout::from_code(bytes[22]) {
+            Some(layout) if version >= 2 || layout == Layout::Plain => layout,
+            _ => {
                 return Err(NetError::Shape(format!(
-                    "input layout code {code} in a version {version} file"
+                    "input layout code {} in a version {version} file",
+                    bytes[22]
                 )))
             }
         };
