@@ -89,10 +89,7 @@ fn gradients_match_finite_differences() {
         let g = buffers[0].clone();
         // Parameters: weights of features the first position lights, biases, output layer
         // (the first position's bucket, and the last position's).
-        let (fs, fo) = positions[0]
-            .features(engram_nnue::features::Layout::Plain)
-            .nth(5)
-            .unwrap();
+        let (fs, fo) = positions[0].features(Layout::Plain).nth(5).unwrap();
         let b0 = bucket_of(&positions[0], buckets);
         let b1 = bucket_of(&positions[positions.len() - 1], buckets);
         let (w0, w1) = (32 * b0, 32 * b1);
