@@ -1,7 +1,7 @@
 //! `engram datagen` run as a real process: the chunks read back, the same bytes whatever the
 //! thread count, a run resumed from its chunks, and settings that do not match refused.
 
-use engram_nnue::data::chunk::read_chunk_file;
+use engram_nnue::data::chunk::{chunk_bytes_version, read_chunk_file};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -151,6 +151,32 @@ fn chunks_are_deterministic_resumable_and_read_back() {
         String::from_utf8_lossy(&out.stderr)
     );
     std::fs::remove_file(&bad).unwrap();
+
+    // Chunks rewritten in format version 1 are recoded to exactly the bytes written today,
+    // and a second recode changes nothing.
+    for (name, _) in &b {
+        let path = two.join(name);
+        let chunk = read_chunk_file(&path).unwrap();
+        std::fs::write(&path, chunk_bytes_version(chunk.header, &chunk.games, 1)).unwrap();
+    }
+    assert_ne!(chunks(&two), a);
+    let out = engram(&["datagen", "--recode", two.to_str().unwrap()]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!("recoded {} chunk files (0 already", b.len())),
+        "{text}"
+    );
+    assert_eq!(chunks(&two), a);
+    let out = engram(&["datagen", "--recode", two.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("recoded 0 chunk files"));
+    // A damaged chunk stops a recode with an error naming it, and is left as it was.
+    let victim = two.join(&b[0].0);
+    std::fs::write(&victim, &b[0].1[..100]).unwrap();
+    let out = engram(&["datagen", "--recode", two.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains(&b[0].0));
+    assert_eq!(std::fs::read(&victim).unwrap(), &b[0].1[..100]);
 
     // A damaged chunk is reported by --stats, not a panic.
     let victim = one.join(&a[0].0);

@@ -2,7 +2,7 @@
 
 use engram_chess::{Board, Move};
 use engram_nnue::data::{
-    chunk::{chunk_bytes, chunk_bytes_version, read_header},
+    chunk::{chunk_bytes, chunk_bytes_version, read_header, recode},
     extract, read_chunk, ChunkHeader, DataError, End, GameRecord, GameResult, Packed,
 };
 use engram_nnue::features::Layout;
@@ -104,6 +104,28 @@ fn both_versions_round_trip_and_the_second_is_smaller() {
         read_chunk(&chunk_bytes(header(), &games)).unwrap().games,
         games
     );
+}
+
+#[test]
+fn recoding_is_lossless_and_leaves_current_chunks_alone() {
+    let games: Vec<_> = (0..30)
+        .map(|i| random_game(200 + i, 30 + i as usize * 5))
+        .collect();
+    let mut h = header();
+    h.generator = 0xfeed_beef;
+    let v1 = chunk_bytes_version(h, &games, 1);
+    let v2 = recode(&v1).unwrap().expect("a version 1 chunk is recoded");
+    // The image the generator would have written in version 2: same header, same games.
+    assert_eq!(v2, chunk_bytes(h, &games));
+    assert_eq!(read_chunk(&v2).unwrap(), read_chunk(&v1).unwrap());
+    assert_eq!(recode(&v2).unwrap(), None, "version 2 is left as it is");
+    // A damaged chunk is refused, not recoded.
+    for at in [0, 9, 60, 70, v1.len() / 2] {
+        let mut b = v1.clone();
+        b[at] ^= 0x5a;
+        assert!(recode(&b).is_err(), "byte {at}");
+    }
+    assert!(recode(&v1[..v1.len() - 1]).is_err());
 }
 
 #[test]

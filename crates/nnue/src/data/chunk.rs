@@ -253,6 +253,26 @@ fn decode_games_v1(body: &[u8], games: u32) -> Result<Vec<GameRecord>, DataError
     Ok(out)
 }
 
+/// The image of chunk `bytes` in the current format ([`VERSION`]), or `None` if it is in it
+/// already. The chunk is read and checked first, and the new image is read back and must
+/// hold the same header and games: recoding is lossless, so a net trained on the recoded
+/// chunks is the net trained on the old ones.
+pub fn recode(bytes: &[u8]) -> Result<Option<Vec<u8>>, DataError> {
+    let chunk = read_chunk(bytes)?;
+    if version_of(bytes) == VERSION {
+        return Ok(None);
+    }
+    let image = chunk_bytes(chunk.header, &chunk.games);
+    let again = read_chunk(&image)?;
+    if again != chunk {
+        return Err(DataError::Malformed {
+            game: 0,
+            why: "the recoded chunk does not read back the same".into(),
+        });
+    }
+    Ok(Some(image))
+}
+
 /// Reads a chunk file (errors other than I/O do not name the file: the caller does).
 pub fn read_chunk_file(path: &Path) -> Result<Chunk, DataError> {
     let bytes =
