@@ -5,6 +5,7 @@
 //! old file, atomically), so what the trainer reads is unchanged.
 
 use engram_nnue::data::chunk::recode;
+use engram_nnue::train::loader::chunk_files;
 use std::io::Write;
 use std::path::Path;
 
@@ -39,12 +40,7 @@ impl Recoded {
 /// cannot be read or written, naming it; files before it stay recoded, which is safe, since
 /// a recoded chunk holds the same games.
 pub fn recode_dir(dir: &Path) -> Result<Recoded, String> {
-    let mut paths: Vec<_> = std::fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "games"))
-        .collect();
-    paths.sort();
+    let paths = chunk_files(&[dir.to_path_buf()])?;
     let mut r = Recoded::default();
     for path in paths {
         let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;

@@ -1,6 +1,7 @@
 //! `engram datagen --stats DIR`: what a directory of chunks holds.
 
 use engram_nnue::data::{chunk::read_chunk_file, extract, End, GameResult};
+use engram_nnue::train::loader::chunk_files;
 use std::path::Path;
 
 /// Counts over the chunks of a directory.
@@ -26,12 +27,7 @@ pub struct Stats {
 
 /// Reads every `*.games` file of `dir` (sorted by name).
 pub fn collect(dir: &Path) -> Result<Stats, String> {
-    let mut paths: Vec<_> = std::fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "games"))
-        .collect();
-    paths.sort();
+    let paths = chunk_files(&[dir.to_path_buf()])?;
     let mut s = Stats::default();
     let mut kept = Vec::new();
     for path in paths {
