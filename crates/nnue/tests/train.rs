@@ -6,12 +6,12 @@ use engram_nnue::data::{chunk::chunk_bytes, ChunkHeader, End, GameRecord, GameRe
 use engram_nnue::net::{Activation, Network, QA, QB, SCALE};
 use engram_nnue::rng::Rng;
 use engram_nnue::train::float_net::activate;
-use engram_nnue::train::grad::{batch_gradients, loss_sum, Gradients};
+use engram_nnue::train::grad::{accumulate_on, batch_gradients, loss_sum, Gradients};
 use engram_nnue::train::synthetic::{material, random_positions};
 use engram_nnue::train::{
     fit, load_dir, split_games, train, FloatNet, Progress, TrainConfig, TrainParams,
 };
-use engram_nnue::Layout;
+use engram_nnue::{Layout, Simd};
 use std::path::PathBuf;
 
 /// A net whose accumulators spread over the whole [0, 1] range (a fresh one sits near 0).
@@ -139,6 +139,42 @@ fn gradients_match_finite_differences() {
             let distinct: std::collections::HashSet<_> = used.iter().collect();
             assert!(distinct.len() >= 3, "too few buckets: {used:?}");
         }
+    }
+}
+
+/// The AVX2 build of the gradient kernel gives exactly the portable build's gradients and
+/// loss, bit for bit (so a network does not depend on the CPU that trained it), for both
+/// activations, with output buckets and king mirroring. On a CPU without AVX2 both run the
+/// portable build and the test checks nothing more than determinism.
+#[test]
+fn the_avx2_gradient_kernel_is_bit_identical_to_the_portable_one() {
+    let positions = random_positions(400, 11);
+    for (activation, buckets, layout) in [
+        (Activation::SCReLU, 8, Layout::KingMirror),
+        (Activation::CReLU, 1, Layout::Plain),
+    ] {
+        let mut net = spread_bucketed_net(48, activation, buckets, 9);
+        net.layout = layout;
+        let mut grads = [Gradients::zeros(48, buckets), Gradients::zeros(48, buckets)];
+        let mut losses = [0.0; 2];
+        for (simd, (g, l)) in [Simd::Portable, Simd::Avx2]
+            .into_iter()
+            .zip(grads.iter_mut().zip(&mut losses))
+        {
+            *l = accumulate_on(simd, &net, &positions, 0.3, 1.0 / 400.0, g);
+        }
+        assert_eq!(losses[0].to_bits(), losses[1].to_bits(), "{activation:?}");
+        let bits = |g: &Gradients| -> Vec<u32> {
+            g.ft_weights
+                .iter()
+                .chain(&g.ft_bias)
+                .chain(&g.out_weights)
+                .chain(&g.out_bias)
+                .map(|x| x.to_bits())
+                .collect()
+        };
+        assert!(bits(&grads[0]).iter().any(|&b| b != 0));
+        assert!(bits(&grads[0]) == bits(&grads[1]), "{activation:?}");
     }
 }
 

@@ -104,7 +104,9 @@ impl FloatNet {
 
     /// The two accumulators of `pos` (side to move's, other side's) into `stm` and `ntm`
     /// (each `H` long); returns the active features of each, and how many there are (the
-    /// number of pieces, which picks the output bucket: [`FloatNet::bucket`]).
+    /// number of pieces, which picks the output bucket: [`FloatNet::bucket`]). Inlined, so
+    /// that the trainer's AVX2 kernel compiles it with AVX2.
+    #[inline(always)]
     pub fn accumulate(
         &self,
         pos: &Packed,
