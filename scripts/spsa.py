@@ -14,7 +14,9 @@ N^γ / k^γ, a_k = a_end · (A + N)^α / (A + k)^α with a_end = r_end · c_end�
 
 The state (theta, the iteration, the games, the run's settings) is written atomically to
 --state after every iteration, so a run stopped at any point resumes where it was, with the
-settings it started with.
+settings it started with. The openings' path is kept relative to the state file's folder,
+so a state in the repository resumes in any checkout; the engine's path is kept as given and
+--engine overrides it on resuming.
 Strength is not measured here: a tuned set is a candidate, to be tested in games like any
 other change (docs/measurements.md).
 
@@ -79,6 +81,17 @@ def play(args, plus, minus, seed):
     return sign * (pairing["w"] - pairing["l"]), pairing["w"] + pairing["d"] + pairing["l"]
 
 
+def stored_path(path, state):
+    """`path` as the state file keeps it: relative to the state file's folder, so that a
+    run resumes in another checkout of the repository."""
+    return os.path.relpath(os.path.abspath(path), os.path.dirname(os.path.abspath(state)))
+
+
+def loaded_path(path, state):
+    """A path from the state file: a relative one is taken from the state file's folder."""
+    return os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(state)), path))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--engine", help="a build with the `tune` feature (needed to start a run)")
@@ -104,7 +117,7 @@ def main():
         params = engine_params(args.engine, only)
         state = {"engine": args.engine, "iterations": args.iterations, "k": 0, "games": 0,
                  "run": {"tc": args.tc, "pairs": args.pairs, "r_end": args.r_end,
-                         "seed": args.seed, "openings": args.openings},
+                         "seed": args.seed, "openings": stored_path(args.openings, args.state)},
                  "params": {k: {"value": float(p["value"]), "default": p["value"],
                                 "min": p["min_value"], "max": p["max_value"], "step": p["step"]}
                             for k, p in params.items()}}
@@ -116,7 +129,12 @@ def main():
     # A resumed run keeps the settings it started with.
     args.engine = args.engine or state["engine"]
     run = state["run"]
-    args.tc, args.pairs, args.openings = run["tc"], run["pairs"], run["openings"]
+    args.tc, args.pairs = run["tc"], run["pairs"]
+    openings = loaded_path(run["openings"], args.state)
+    if os.path.exists(openings):
+        args.openings = openings
+    else:
+        print(f"spsa: the run's openings {openings} are missing; using {args.openings}")
     n = state["iterations"]
     big_a = n / 10
     while state["k"] < n:
