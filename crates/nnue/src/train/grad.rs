@@ -99,25 +99,24 @@ pub fn accumulate_on(
     accumulate_portable(net, positions, wdl, scale, grads)
 }
 
-/// The kernel built for the target's baseline (SSE2 on x86-64).
-fn accumulate_portable(
+/// The kernel built with AVX2: twice the lanes of SSE2 for the column sums that dominate
+/// training (measured in `examples/train_speed.rs`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn accumulate_avx2(
     net: &FloatNet,
     positions: &[Packed],
     wdl: f32,
     scale: f32,
     grads: &mut Gradients,
 ) -> f64 {
-    match net.activation {
-        Activation::CReLU => accumulate_with::<false>(net, positions, wdl, scale, grads),
-        Activation::SCReLU => accumulate_with::<true>(net, positions, wdl, scale, grads),
-    }
+    accumulate_portable(net, positions, wdl, scale, grads)
 }
 
-/// The kernel built with AVX2: twice the lanes of SSE2 for the column sums that dominate
-/// training (measured in `examples/train_speed.rs`).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn accumulate_avx2(
+/// The kernel for the net's activation, built for the target's baseline (SSE2 on x86-64),
+/// or for AVX2 where [`accumulate_avx2`] inlines it.
+#[inline(always)]
+fn accumulate_portable(
     net: &FloatNet,
     positions: &[Packed],
     wdl: f32,
