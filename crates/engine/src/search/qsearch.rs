@@ -44,13 +44,16 @@ impl Searcher {
         let mut raw_eval = -INF;
         if !in_check {
             // Stand pat: the side to move need not capture (on the evaluation corrected by
-            // pawn structure, `correction.rs`; the table keeps the raw one).
+            // pawn structure, `correction.rs`, then by the table score where its bound says
+            // it is the better estimate; the table keeps the raw evaluation).
             raw_eval = tt
                 .eval()
                 .unwrap_or_else(|| self.eval.evaluate_position(&self.pos));
-            best = self
-                .correction
-                .apply(board.side_to_move(), board.pawn_key(), raw_eval);
+            best = tt.refine(self.correction.apply(
+                board.side_to_move(),
+                board.pawn_key(),
+                raw_eval,
+            ));
             if best >= beta {
                 return best;
             }
