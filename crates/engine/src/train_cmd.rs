@@ -115,6 +115,12 @@ pub struct TrainArgs {
     /// is mirrored left to right (file a <-> h). Not with --mirror, which it makes redundant.
     #[arg(long, conflicts_with = "mirror")]
     pub king_mirror: bool,
+    /// King buckets: king-mirrored, with four sets of inputs chosen by where the
+    /// perspective's own king stands (castled on its first rank, elsewhere on its first rank,
+    /// its second rank, further up), trained through a shared set (a factoriser). Not with
+    /// --mirror.
+    #[arg(long, conflicts_with = "mirror")]
+    pub king_buckets: bool,
     /// Also write an SVG plot of the train and validation loss per epoch.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
@@ -140,6 +146,7 @@ impl TrainArgs {
             seed: self.seed,
             mirror: self.mirror,
             king_mirror: self.king_mirror,
+            king_buckets: self.king_buckets,
             ..TrainParams::default()
         };
         params.adamw.decay = self.weight_decay;

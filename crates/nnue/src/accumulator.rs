@@ -158,7 +158,10 @@ impl Simd {
             net.hidden,
             "accumulator length is the hidden size"
         );
-        assert!(features.iter().all(|&f| f < crate::INPUTS));
+        // Every feature's column lies inside the weights (what the AVX2 refresh relies on).
+        assert!(features
+            .iter()
+            .all(|&f| (f + 1) * net.hidden <= net.ft_weights.len()));
         if self.avx2() {
             avx2::refresh(acc, net, features);
         } else {

@@ -29,11 +29,11 @@
 //! |---|---|---|
 //! | 0 | 8 | magic `ENGRAMNN` |
 //! | 8 | 4 | format version: 1, or 2 for a network with an input layout other than plain |
-//! | 12 | 4 | inputs (768) |
+//! | 12 | 4 | inputs per perspective: 768, or 3,072 with king buckets |
 //! | 16 | 4 | hidden size H |
 //! | 20 | 1 | activation: 0 CReLU, 1 SCReLU |
 //! | 21 | 1 | output buckets N: 0 for one (so older one-bucket files read as they are), else 1..=16 |
-//! | 22 | 1 | input layout ([`Layout`]): 0 plain, 1 king-side mirrored; zero in version 1 |
+//! | 22 | 1 | input layout ([`Layout`]): 0 plain, 1 king-side mirrored, 2 king buckets; zero in version 1 |
 //! | 23 | 1 | zero |
 //! | 24 | 2 | QA · 26 2 QB · 28 2 SCALE |
 //! | 30 | 2 | zero |
@@ -41,7 +41,7 @@
 //! | 40 | 8 | xxh3-64 of the payload |
 //! | 48 | 16 | zero |
 //!
-//! Payload: feature-transformer weights `i16[768][H]` (feature-major: one feature's column of
+//! Payload: feature-transformer weights `i16[I][H]` for I inputs (feature-major: one feature's column of
 //! H weights is contiguous, the unit of an incremental update), its bias `i16[H]`, output
 //! weights `i16[N][2H]` (bucket-major; each bucket's side-to-move half first), output biases
 //! `i32[N]`. With N = 1 that is output weights `i16[2H]` and one bias `i32`, as before
@@ -204,7 +204,8 @@ impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "Network(768 -> {} x 2 -> 1{}, {}{})",
+            "Network({} -> {} x 2 -> 1{}, {}{})",
+            self.layout.inputs(),
             self.hidden,
             self.buckets_text(),
             self.activation.name(),
@@ -226,9 +227,10 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 }
 
 impl Network {
-    /// The payload length in bytes for hidden size `hidden` and `buckets` output buckets.
-    pub fn payload_len(hidden: usize, buckets: usize) -> usize {
-        2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
+    /// The payload length in bytes for hidden size `hidden`, `buckets` output buckets and
+    /// input layout `layout`.
+    pub fn payload_len(hidden: usize, buckets: usize, layout: Layout) -> usize {
+        2 * (layout.inputs() * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
     }
 
     /// A network of zeros with `buckets` output buckets (every position evaluates to 0), for
@@ -246,6 +248,16 @@ impl Network {
         }
     }
 
+    /// A copy with input layout `layout`; a layout with more inputs gets the current 768
+    /// columns copied into each of its king buckets' blocks (tests then vary them).
+    pub fn with_layout(mut self, layout: Layout) -> Network {
+        let block = INPUTS * self.hidden;
+        let first = self.ft_weights[..block].to_vec();
+        self.ft_weights = first.repeat(layout.buckets());
+        self.layout = layout;
+        self
+    }
+
     /// `", N output buckets"` for a network with more than one, else empty: the part of
     /// its shape every description (`Debug`, the trainer's report, the engine's
     /// `info string`) adds after the layers.
@@ -257,7 +269,7 @@ impl Network {
         }
     }
 
-    /// `", king-mirrored"` for a king-mirrored network, else empty: the part of its shape
+    /// `", king-mirrored"` (or `", king-buckets-4"`) for such a network, else empty: the part of its shape
     /// every description adds after the activation.
     pub fn layout_text(&self) -> String {
         match self.layout {
@@ -282,7 +294,8 @@ impl Network {
 
     /// The file image: header and payload.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut payload = Vec::with_capacity(Self::payload_len(self.hidden, self.buckets));
+        let mut payload =
+            Vec::with_capacity(Self::payload_len(self.hidden, self.buckets, self.layout));
         for v in self
             .ft_weights
             .iter()
@@ -298,7 +311,7 @@ impl Network {
         out.extend_from_slice(MAGIC);
         let version: u32 = if self.layout == Layout::Plain { 1 } else { 2 };
         out.extend_from_slice(&version.to_le_bytes());
-        out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
+        out.extend_from_slice(&(self.layout.inputs() as u32).to_le_bytes());
         out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
         out.push(self.activation.code());
         // One bucket is written as 0: such a file is byte for byte the format before buckets.
@@ -340,11 +353,6 @@ impl Network {
             return Err(NetError::Version(version));
         }
         let inputs = u32_at(bytes, 12) as usize;
-        if inputs != INPUTS {
-            return Err(NetError::Shape(format!(
-                "{inputs} inputs, expected {INPUTS}"
-            )));
-        }
         let hidden = u32_at(bytes, 16) as usize;
         if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(16) {
             return Err(NetError::Shape(format!(
@@ -371,6 +379,13 @@ impl Network {
                 )))
             }
         };
+        if inputs != layout.inputs() {
+            return Err(NetError::Shape(format!(
+                "{inputs} inputs, expected {} for a {} network",
+                layout.inputs(),
+                layout.name()
+            )));
+        }
         let (qa, qb, scale) = (u16_at(bytes, 24), u16_at(bytes, 26), u16_at(bytes, 28));
         if (qa as i32, qb as i32, scale as i32) != (QA, QB, SCALE) {
             return Err(NetError::Shape(format!(
@@ -378,7 +393,7 @@ impl Network {
             )));
         }
         let declared = u64_at(bytes, 32);
-        let expected = Self::payload_len(hidden, buckets);
+        let expected = Self::payload_len(hidden, buckets, layout);
         if declared != expected as u64 {
             return Err(NetError::Shape(format!(
                 "payload of {declared} bytes for hidden size {hidden} and {buckets} output \
@@ -406,7 +421,7 @@ impl Network {
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
         let mut take = |n: usize| -> Vec<i16> { words.by_ref().take(n).collect() };
-        let ft_weights = take(INPUTS * hidden);
+        let ft_weights = take(layout.inputs() * hidden);
         let ft_bias = take(hidden);
         let out_weights = take(buckets * 2 * hidden);
         let out_bias = payload[expected - 4 * buckets..]
@@ -518,7 +533,10 @@ mod tests {
     fn round_trip() {
         let net = sample();
         let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), HEADER_LEN + Network::payload_len(16, 1));
+        assert_eq!(
+            bytes.len(),
+            HEADER_LEN + Network::payload_len(16, 1, Layout::Plain)
+        );
         assert_eq!(bytes[21], 0, "one bucket is written as 0");
         assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
     }
@@ -527,7 +545,10 @@ mod tests {
     fn round_trip_with_buckets() {
         let net = sample_with(8);
         let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), HEADER_LEN + Network::payload_len(16, 8));
+        assert_eq!(
+            bytes.len(),
+            HEADER_LEN + Network::payload_len(16, 8, Layout::Plain)
+        );
         assert_eq!(bytes[21], 8);
         let back = Network::from_bytes(&bytes).unwrap();
         assert_eq!(back, net);
@@ -681,10 +702,17 @@ mod tests {
         let mut v1 = bytes.clone();
         v1[8] = 1;
         assert!(matches!(Network::from_bytes(&v1), Err(NetError::Shape(_))));
-        let mut unknown = bytes;
-        unknown[22] = 2;
+        let mut unknown = bytes.clone();
+        unknown[22] = 3;
         assert!(matches!(
             Network::from_bytes(&unknown),
+            Err(NetError::Shape(_))
+        ));
+        // The king-bucket code on a file of 768 inputs (its payload too short) is refused.
+        let mut short = bytes;
+        short[22] = 2;
+        assert!(matches!(
+            Network::from_bytes(&short),
             Err(NetError::Shape(_))
         ));
         // With the king on e1, White's features are mirrored: a network whose columns differ
@@ -694,6 +722,35 @@ mod tests {
         let mirror = Board::from_fen("3k4/8/8/8/8/8/6P1/3K4 w - - 0 1", false).unwrap();
         assert_ne!(plain.evaluate_scalar(&board), net.evaluate_scalar(&board));
         assert_eq!(net.evaluate_scalar(&board), net.evaluate_scalar(&mirror));
+    }
+
+    #[test]
+    fn king_buckets_round_trip_with_four_blocks_of_inputs() {
+        let net = sample_with(8).with_layout(Layout::KingBuckets4);
+        assert_eq!(net.ft_weights.len(), 4 * INPUTS * 16);
+        let bytes = net.to_bytes();
+        assert_eq!((u32_at(&bytes, 8), bytes[22]), (2, 2));
+        assert_eq!(u32_at(&bytes, 12) as usize, 4 * INPUTS);
+        assert_eq!(
+            bytes.len(),
+            HEADER_LEN + Network::payload_len(16, 8, Layout::KingBuckets4)
+        );
+        assert_eq!(Network::from_bytes(&bytes).as_ref(), Ok(&net));
+        // A declared input count that does not match the layout is refused.
+        let mut wrong = bytes.clone();
+        wrong[12..16].copy_from_slice(&(INPUTS as u32).to_le_bytes());
+        assert!(matches!(
+            Network::from_bytes(&wrong),
+            Err(NetError::Shape(_))
+        ));
+        // Every block a copy of the first: a king changing bucket changes nothing, and the
+        // network evaluates as the king-mirrored one it came from.
+        let km = Network {
+            layout: Layout::KingMirror,
+            ..sample_with(8)
+        };
+        let board = Board::from_fen("4k3/8/8/8/8/8/1P2K3/8 w - - 0 1", false).unwrap();
+        assert_eq!(net.evaluate_scalar(&board), km.evaluate_scalar(&board));
     }
 
     #[test]

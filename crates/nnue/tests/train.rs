@@ -39,6 +39,20 @@ fn spread_bucketed_net(
     net
 }
 
+/// `net` with `layout`; with king buckets, each bucket's block gets small weights of its
+/// own (a fresh factorised net's are zero), so that the buckets differ.
+fn king_bucketed(net: FloatNet, layout: Layout) -> FloatNet {
+    let mut net = net.with_layout(layout);
+    if layout.buckets() > 1 {
+        let mut rng = Rng::new(77);
+        let bucket_blocks = layout.inputs() * net.hidden;
+        for w in &mut net.ft_weights[..bucket_blocks] {
+            *w = 0.05 * rng.symmetric();
+        }
+    }
+    net
+}
+
 fn params(hidden: usize, activation: Activation) -> TrainParams {
     TrainParams {
         hidden,
@@ -152,10 +166,10 @@ fn the_avx2_gradient_kernel_is_bit_identical_to_the_portable_one() {
     for (activation, buckets, layout) in [
         (Activation::SCReLU, 8, Layout::KingMirror),
         (Activation::CReLU, 1, Layout::Plain),
+        (Activation::SCReLU, 8, Layout::KingBuckets4),
     ] {
-        let mut net = spread_bucketed_net(48, activation, buckets, 9);
-        net.layout = layout;
-        let mut grads = [Gradients::zeros(48, buckets), Gradients::zeros(48, buckets)];
+        let net = king_bucketed(spread_bucketed_net(48, activation, buckets, 9), layout);
+        let mut grads = [Gradients::like(&net), Gradients::like(&net)];
         let mut losses = [0.0; 2];
         for (simd, (g, l)) in [Simd::Portable, Simd::Avx2]
             .into_iter()
@@ -288,14 +302,14 @@ fn quantised_inference_matches_the_float_network() {
         (Activation::CReLU, 8, Layout::Plain),
         (Activation::SCReLU, 8, Layout::Plain),
         (Activation::SCReLU, 8, Layout::KingMirror),
+        (Activation::SCReLU, 8, Layout::KingBuckets4),
     ] {
         let lipschitz = if activation == Activation::SCReLU {
             2.0
         } else {
             1.0
         };
-        let mut net = spread_bucketed_net(64, activation, buckets, 31);
-        net.layout = layout;
+        let net = king_bucketed(spread_bucketed_net(64, activation, buckets, 31), layout);
         let q = net.quantise().unwrap();
         assert_eq!((q.buckets, q.out_bias.len()), (buckets, buckets));
         assert_eq!(q.layout, layout);
@@ -663,4 +677,94 @@ fn king_mirror_trains_a_king_mirrored_network() {
     let both = TrainParams { mirror: true, ..p };
     assert!(both.validate().is_err());
     assert!(fit(positions, &both, &mut |_| {}).is_err());
+}
+
+/// The factoriser's gradients: a king-bucketed network's bucket columns and shared columns
+/// both get the gradient of the features that light them, which equals the loss's slope
+/// along each (finite differences); a bucket no position's king stands in gets none.
+#[test]
+fn king_bucket_gradients_match_finite_differences() {
+    let positions = random_positions(24, 3);
+    let wdl = 0.3;
+    let layout = Layout::KingBuckets4;
+    let net = king_bucketed(spread_bucketed_net(16, Activation::SCReLU, 1, 11), layout);
+    let n = positions.len() as f64;
+    let mut buffers = vec![Gradients::like(&net); 2];
+    let loss = batch_gradients(&net, &positions, wdl, &mut buffers) / n;
+    assert!((loss - loss_sum(&net, &positions, wdl, 1) / n).abs() < 1e-6 * loss);
+    let g = buffers[0].clone();
+    let (fs, fo) = positions[0].features(layout).nth(5).unwrap();
+    let (ss, so) = (net.shared(fs).unwrap(), net.shared(fo).unwrap());
+    assert_eq!(ss, layout.inputs() + fs % 768);
+    let probes = [
+        fs * 16 + 3,
+        fo * 16 + 9,
+        ss * 16 + 3,
+        so * 16 + 9,
+        ss * 16 + 14,
+    ];
+    let eps = 1e-3f32;
+    for i in probes {
+        let at = |delta: f32| {
+            let mut m = net.clone();
+            m.ft_weights[i] += delta;
+            loss_sum(&m, &positions, wdl, 1) / n
+        };
+        let numeric = ((at(eps) - at(-eps)) / (2.0 * eps as f64)) as f32;
+        let analytic = g.ft_weights[i];
+        let tol = 2e-2 * analytic.abs().max(numeric.abs()) + 2e-6;
+        assert!(
+            (analytic - numeric).abs() <= tol,
+            "ft_weights[{i}]: analytic {analytic}, numeric {numeric}"
+        );
+        assert!(analytic.abs() > 1e-6, "ft_weights[{i}] gets a gradient");
+    }
+    // Early positions: every king on its first rank, so buckets 2 and 3 get nothing.
+    let block = 768 * 16;
+    assert!(g.ft_weights[2 * block..4 * block].iter().all(|&w| w == 0.0));
+}
+
+#[test]
+fn king_buckets_train_a_factorised_network_and_fold_it() {
+    let positions = random_positions(2000, 13);
+    let p = TrainParams {
+        epochs: 2,
+        king_buckets: true,
+        ..params(16, Activation::SCReLU)
+    };
+    let fit_kb = fit(positions.clone(), &p, &mut |_| {}).unwrap();
+    assert_eq!(fit_kb.net.layout, Layout::KingBuckets4);
+    assert_eq!(fit_kb.net.ft_weights.len(), 5 * 768 * 16);
+    assert!(fit_kb.epochs[1].val_loss.unwrap().is_finite());
+    let q = fit_kb.net.quantise().unwrap();
+    assert_eq!(
+        (q.layout, q.ft_weights.len()),
+        (Layout::KingBuckets4, 4 * 768 * 16)
+    );
+    // Each bucket's quantised column is its own plus the shared one, and the file
+    // round-trips.
+    let (h, w) = (16, &fit_kb.net.ft_weights);
+    for f in [0, 5, 767, 768 + 100, 3 * 768 + 700] {
+        for u in [0, 7, 15] {
+            let folded = w[f * h + u] + w[(4 * 768 + f % 768) * h + u];
+            assert_eq!(q.ft_weights[f * h + u], (folded * QA as f32).round() as i16);
+        }
+    }
+    assert_eq!(Network::from_bytes(&q.to_bytes()).unwrap(), q);
+    let km = fit(
+        positions.clone(),
+        &TrainParams {
+            king_buckets: false,
+            king_mirror: true,
+            ..p.clone()
+        },
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_ne!(
+        km.net.quantise().unwrap().ft_weights[..768 * 16],
+        q.ft_weights[..768 * 16]
+    );
+    let both = TrainParams { mirror: true, ..p };
+    assert!(both.validate().is_err());
 }

@@ -14,7 +14,9 @@
 //! is evaluated, by its number of pieces ([`Network::bucket`]). With a king-mirrored network
 //! ([`features::Layout::KingMirror`]) a perspective whose king crossed between files d and e
 //! sees every square mirrored from then on: that accumulator is refreshed from scratch, the
-//! other one still updated incrementally.
+//! other one still updated incrementally. With king buckets ([`features::Layout::KingBuckets4`])
+//! the same holds when a king moves into another bucket: a perspective is refreshed whenever
+//! its view ([`features::Layout::view`]) changes.
 
 use engram_chess::{Bitboard, Board, Color, Piece, PieceKind, Square};
 use engram_nnue::{features, Network, Simd};
@@ -41,10 +43,11 @@ pub fn default_choice() -> Option<Arc<Network>> {
 }
 
 /// `768->H x2, activation` (`768->H x2, N output buckets, activation` with more than one
-/// bucket): a network's shape, as `info string` reports it.
+/// bucket; 3072 inputs with king buckets): a network's shape, as `info string` reports it.
 pub fn describe(net: &Network) -> String {
     format!(
-        "768->{} x2{}, {}{}",
+        "{}->{} x2{}, {}{}",
+        net.layout.inputs(),
         net.hidden,
         net.buckets_text(),
         net.activation.name(),
@@ -187,14 +190,15 @@ impl Accumulators {
         let net = &*self.net;
         for (p, color) in Color::ALL.into_iter().enumerate() {
             let out = &mut out[p * h..(p + 1) * h];
-            let flip = layout.flip_on(after, color);
-            if flip != layout.flip_on(before, color) {
+            // A king that changed its view (mirror side or bucket) changes every input.
+            let view = layout.view_on(after, color);
+            if view != layout.view_on(before, color) {
                 refresh_half(self.simd, net, out, after, color);
                 continue;
             }
             let input = &input[p * h..(p + 1) * h];
             let col = |&(piece, sq): &(Piece, Square)| {
-                net.column(features::index(color, piece, sq, flip))
+                net.column(features::index(color, piece, sq, view))
             };
             let adds = &d.adds[..d.n_adds];
             let subs = &d.subs[..d.n_subs];
@@ -233,14 +237,14 @@ impl Accumulators {
 
 /// `color`'s accumulator of `board` from scratch into `acc`.
 fn refresh_half(simd: Simd, net: &Network, acc: &mut [i16], board: &Board, color: Color) {
-    let flip = net.layout.flip_on(board, color);
+    let view = net.layout.view_on(board, color);
     let mut features = [0usize; 32];
     let mut n = 0;
     let mut extra = Bitboard::EMPTY;
     for sq in board.occupied() {
         let piece = board.piece_on(sq).expect("an occupied square has a piece");
         if n < features.len() {
-            features[n] = features::index(color, piece, sq, flip);
+            features[n] = features::index(color, piece, sq, view);
             n += 1;
         } else {
             extra = extra.with(sq);
@@ -250,7 +254,7 @@ fn refresh_half(simd: Simd, net: &Network, acc: &mut [i16], board: &Board, color
     // More than 32 pieces only on boards set up that way.
     for sq in extra {
         let piece = board.piece_on(sq).expect("an occupied square has a piece");
-        simd.add_column(acc, net.column(features::index(color, piece, sq, flip)));
+        simd.add_column(acc, net.column(features::index(color, piece, sq, view)));
     }
 }
 

@@ -22,12 +22,13 @@ pub(super) fn update<const A: usize, const S: usize>(
     portable::update(out, input, adds, subs)
 }
 
-/// `acc = bias + Σ columns of features` (`acc.len()` is the hidden size, features < 768).
+/// `acc = bias + Σ columns of features` (`acc.len()` is the hidden size, every feature's
+/// column inside `ft_weights`).
 pub(super) fn refresh(acc: &mut [i16], net: &Network, features: &[usize]) {
     #[cfg(target_arch = "x86_64")]
     if super::has_avx2() {
-        // SAFETY: AVX2 is present; the caller checked `acc.len() == net.hidden` and every
-        // feature is below 768, so each column read lies inside `ft_weights`.
+        // SAFETY: AVX2 is present; the caller checked `acc.len() == net.hidden` and that
+        // every feature's column, `(f + 1) · hidden` values, lies inside `ft_weights`.
         unsafe { imp::refresh(acc, net, features) };
         return;
     }
@@ -93,7 +94,8 @@ mod imp {
     /// Bias plus columns for `R` registers from register `start`.
     ///
     /// # Safety
-    /// AVX2 is present, `16 · (start + R) ≤ net.hidden == acc.len()`, features < 768.
+    /// AVX2 is present, `16 · (start + R) ≤ net.hidden == acc.len()`, every feature's column
+    /// inside `ft_weights`.
     #[inline]
     #[target_feature(enable = "avx2")]
     unsafe fn tile<const R: usize>(
@@ -104,7 +106,7 @@ mod imp {
     ) {
         let h = net.hidden;
         // SAFETY: every index is below `start + R` registers within a column of `h` values
-        // (the contract), and the columns lie inside `ft_weights` (features < 768).
+        // (the contract), and the columns lie inside `ft_weights` (the contract).
         unsafe {
             let mut r = [_mm256_setzero_si256(); R];
             for (k, reg) in r.iter_mut().enumerate() {
@@ -123,7 +125,8 @@ mod imp {
     }
 
     /// # Safety
-    /// AVX2 is present, `acc.len() == net.hidden` (a multiple of 16), features < 768.
+    /// AVX2 is present, `acc.len() == net.hidden` (a multiple of 16), and every feature's
+    /// column lies inside `net.ft_weights` (`(f + 1) · hidden ≤ len`).
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn refresh(acc: &mut [i16], net: &Network, features: &[usize]) {
         let regs = net.hidden / 16;

@@ -97,9 +97,9 @@ impl Packed {
             for (p, sq) in self.pieces() {
                 if p.kind() == PieceKind::King {
                     if p.color() == us {
-                        f_us = layout.flip(sq);
+                        f_us = layout.view(us, sq);
                     } else {
-                        f_them = layout.flip(sq);
+                        f_them = layout.view(!us, sq);
                     }
                 }
             }

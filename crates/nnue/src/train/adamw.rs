@@ -56,6 +56,10 @@ pub struct AdamW {
 
 /// One parameter slice's update.
 fn update(p: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32], k: &StepConstants) {
+    assert!(
+        g.len() == p.len() && m.len() == p.len() && v.len() == p.len(),
+        "the optimiser and the gradients are shaped like the network"
+    );
     for (((p, &g), m), v) in p.iter_mut().zip(g).zip(m.iter_mut()).zip(v.iter_mut()) {
         *m = k.beta1 * *m + (1.0 - k.beta1) * g;
         *v = k.beta2 * *v + (1.0 - k.beta2) * g * g;
@@ -87,7 +91,17 @@ impl AdamW {
         }
     }
 
-    /// One step with learning rate `lr` along gradients `g`.
+    /// A fresh optimiser for networks shaped like `net` (its king buckets included).
+    pub fn like(net: &FloatNet, config: AdamWConfig) -> AdamW {
+        AdamW {
+            config,
+            m: Gradients::like(net),
+            v: Gradients::like(net),
+            step: 0,
+        }
+    }
+
+    /// One step with learning rate `lr` along gradients `g` (shaped like `net`).
     pub fn step(&mut self, net: &mut FloatNet, g: &Gradients, lr: f32) {
         self.step += 1;
         let c = self.config;

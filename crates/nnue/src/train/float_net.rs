@@ -16,13 +16,22 @@ pub const MAX_ACTIVE: usize = 32;
 ///
 /// Its output is in "sigmoid units": the evaluation in centipawns is `output · SCALE`, and
 /// `sigmoid(output)` predicts the expected score of the side to move.
+///
+/// **Factoriser.** With king buckets ([`Layout::KingBuckets4`]) the feature weights hold one
+/// more block of 768 columns after the buckets' blocks, shared by all buckets: an active
+/// feature adds its bucket's column and its shared column, and its gradient goes to both.
+/// So what every bucket has in common (a piece's worth on a square) is learnt from all the
+/// positions, and each bucket's block learns only how its king region differs; a bucket seen
+/// in few positions stays close to the shared weights. [`FloatNet::quantise`] folds the
+/// shared block into each bucket's, so the engine's network has no such block.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNet {
     /// Hidden size H (per perspective).
     pub hidden: usize,
     /// The hidden activation.
     pub activation: Activation,
-    /// Feature-transformer weights, `768 · H`, feature-major.
+    /// Feature-transformer weights, feature-major: `768 · H`, or with king buckets
+    /// `(4 + 1) · 768 · H` (the buckets' blocks, then the shared block).
     pub ft_weights: Vec<f32>,
     /// Feature-transformer bias, `H`.
     pub ft_bias: Vec<f32>,
@@ -96,6 +105,34 @@ impl FloatNet {
         net
     }
 
+    /// A copy with input layout `layout`. A layout with king buckets gets zero buckets'
+    /// blocks and the current 768 columns as its shared block (so it starts as the network
+    /// it was, mirrored); the others keep the weights as they are.
+    pub fn with_layout(mut self, layout: Layout) -> FloatNet {
+        let h = self.hidden;
+        if layout.buckets() > 1 && self.layout.buckets() == 1 {
+            let shared = std::mem::take(&mut self.ft_weights);
+            self.ft_weights = vec![0.0; layout.inputs() * h];
+            self.ft_weights.extend_from_slice(&shared[..INPUTS * h]);
+        } else {
+            assert_eq!(
+                layout.buckets(),
+                self.layout.buckets(),
+                "with_layout changes the number of king buckets only from one"
+            );
+        }
+        self.layout = layout;
+        self
+    }
+
+    /// The shared column's index of `feature` (a factorised network's, see the type's docs),
+    /// or `None` for a network without king buckets.
+    #[inline(always)]
+    pub fn shared(&self, feature: usize) -> Option<usize> {
+        let inputs = self.layout.inputs();
+        (inputs > INPUTS).then(|| inputs + feature % INPUTS)
+    }
+
     /// One feature's column of `H` weights.
     #[inline(always)]
     pub fn column(&self, feature: usize) -> &[f32] {
@@ -120,6 +157,10 @@ impl FloatNet {
         for (s, o) in pos.features(self.layout).take(MAX_ACTIVE) {
             add_column(stm, self.column(s));
             add_column(ntm, self.column(o));
+            if let (Some(s), Some(o)) = (self.shared(s), self.shared(o)) {
+                add_column(stm, self.column(s));
+                add_column(ntm, self.column(o));
+            }
             fs[n] = s as u16;
             fn_[n] = o as u16;
             n += 1;
@@ -179,10 +220,24 @@ impl FloatNet {
     /// nearest integer (truncation would bias every weight towards zero); every bucket's.
     ///
     /// Refused, naming the first offender, if a value does not fit its integer type, or if
-    /// some position could overflow an `i16` accumulator: for each hidden unit, the bias
-    /// plus its 32 largest weights (or minus its 32 most negative) must stay within `i16`.
+    /// some position could overflow an `i16` accumulator: for each hidden unit and king
+    /// bucket, the bias plus its 32 largest weights (or minus its 32 most negative) must stay
+    /// within `i16`. A factorised network's shared block is added to each bucket's first.
     pub fn quantise(&self) -> Result<Network, String> {
         let h = self.hidden;
+        let inputs = self.layout.inputs();
+        let folded: Vec<f32>;
+        let ft = if self.shared(0).is_some() {
+            folded = (0..inputs * h)
+                .map(|i| {
+                    let (f, unit) = (i / h, i % h);
+                    self.ft_weights[i] + self.column(inputs + f % INPUTS)[unit]
+                })
+                .collect();
+            &folded[..]
+        } else {
+            &self.ft_weights[..]
+        };
         let q16 = |what: &str, i: usize, v: f32, scale: i32| -> Result<i16, String> {
             let q = (v * scale as f32).round();
             if q.is_finite() && q >= i16::MIN as f32 && q <= i16::MAX as f32 {
@@ -199,7 +254,7 @@ impl FloatNet {
                 .map(|(i, &v)| q16(what, i, v, scale))
                 .collect()
         };
-        let ft_weights = quantise_all("ft_weights", &self.ft_weights, QA)?;
+        let ft_weights = quantise_all("ft_weights", ft, QA)?;
         let ft_bias = quantise_all("ft_bias", &self.ft_bias, QA)?;
         let out_weights = quantise_all("out_weights", &self.out_weights, QB)?;
         let out_bias = self
@@ -219,9 +274,9 @@ impl FloatNet {
             })
             .collect::<Result<Vec<i32>, String>>()?;
         let mut column = vec![0i32; INPUTS];
-        for unit in 0..h {
+        for (block, unit) in (0..self.layout.buckets()).flat_map(|b| (0..h).map(move |u| (b, u))) {
             for (f, c) in column.iter_mut().enumerate() {
-                *c = ft_weights[f * h + unit] as i32;
+                *c = ft_weights[(block * INPUTS + f) * h + unit] as i32;
             }
             column.sort_unstable();
             let low: i32 = column[..MAX_ACTIVE].iter().sum();
@@ -248,13 +303,17 @@ impl FloatNet {
     }
 
     /// The float network of a quantised one (each value divided by its scale): exactly the
-    /// values the integer inference uses.
+    /// values the integer inference uses (with king buckets, and a shared block of zeros).
     pub fn dequantise(net: &Network) -> FloatNet {
         let div = |v: &[i16], s: i32| v.iter().map(|&x| x as f32 / s as f32).collect();
+        let mut ft_weights: Vec<f32> = div(&net.ft_weights, QA);
+        if net.layout.buckets() > 1 {
+            ft_weights.resize(ft_weights.len() + INPUTS * net.hidden, 0.0);
+        }
         FloatNet {
             hidden: net.hidden,
             activation: net.activation,
-            ft_weights: div(&net.ft_weights, QA),
+            ft_weights,
             ft_bias: div(&net.ft_bias, QA),
             buckets: net.buckets,
             out_weights: div(&net.out_weights, QB),

@@ -24,7 +24,7 @@ use crate::Simd;
 /// Gradients of the loss with respect to each parameter of a [`FloatNet`], in its layout.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Gradients {
-    /// With respect to the feature-transformer weights (`768 · H`, feature-major).
+    /// With respect to the feature-transformer weights (as [`FloatNet::ft_weights`]).
     pub ft_weights: Vec<f32>,
     /// With respect to the feature-transformer bias (`H`).
     pub ft_bias: Vec<f32>,
@@ -35,7 +35,17 @@ pub struct Gradients {
 }
 
 impl Gradients {
-    /// Zero gradients for hidden size `hidden` and `buckets` output buckets.
+    /// Zero gradients shaped like `net` (its king buckets' and shared blocks included).
+    pub fn like(net: &FloatNet) -> Gradients {
+        Gradients {
+            ft_weights: vec![0.0; net.ft_weights.len()],
+            ft_bias: vec![0.0; net.ft_bias.len()],
+            out_weights: vec![0.0; net.out_weights.len()],
+            out_bias: vec![0.0; net.out_bias.len()],
+        }
+    }
+
+    /// Zero gradients for hidden size `hidden` and `buckets` output buckets, 768 inputs.
     pub fn zeros(hidden: usize, buckets: usize) -> Gradients {
         Gradients {
             ft_weights: vec![0.0; INPUTS * hidden],
@@ -177,10 +187,13 @@ fn accumulate_with<const SQUARED: bool>(
             *b += x + y;
         }
         for k in 0..n {
-            let s = fs[k] as usize * h;
-            add_column(&mut g.ft_weights[s..s + h], &d_s);
-            let o = fo[k] as usize * h;
-            add_column(&mut g.ft_weights[o..o + h], &d_n);
+            let (fs, fo) = (fs[k] as usize, fo[k] as usize);
+            add_column(&mut g.ft_weights[fs * h..(fs + 1) * h], &d_s);
+            add_column(&mut g.ft_weights[fo * h..(fo + 1) * h], &d_n);
+            if let (Some(fs), Some(fo)) = (net.shared(fs), net.shared(fo)) {
+                add_column(&mut g.ft_weights[fs * h..(fs + 1) * h], &d_s);
+                add_column(&mut g.ft_weights[fo * h..(fo + 1) * h], &d_n);
+            }
         }
     }
     loss

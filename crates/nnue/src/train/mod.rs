@@ -91,6 +91,11 @@ pub struct TrainParams {
     /// and its mirror image then light the same features, so `mirror` would only repeat
     /// positions and is refused with it.
     pub king_mirror: bool,
+    /// Train a network with king buckets ([`crate::features::Layout::KingBuckets4`]):
+    /// king-mirrored, with four sets of inputs by the region of the perspective's king and a
+    /// shared set that every bucket adds (the factoriser, folded in when quantised). Refused
+    /// with `mirror` for the same reason as `king_mirror`.
+    pub king_buckets: bool,
 }
 
 impl Default for TrainParams {
@@ -110,6 +115,7 @@ impl Default for TrainParams {
             seed: 1,
             mirror: false,
             king_mirror: false,
+            king_buckets: false,
         }
     }
 }
@@ -144,7 +150,7 @@ impl TrainParams {
                 self.val_fraction
             ));
         }
-        if self.mirror && self.king_mirror {
+        if self.mirror && (self.king_mirror || self.king_buckets) {
             return Err(
                 "mirror adds nothing to a king-mirrored network: a position and its \
                         mirror image light the same features"
@@ -184,6 +190,7 @@ impl TrainParams {
             ("seed", self.seed.to_string()),
             ("mirror", self.mirror.to_string()),
             ("king_mirror", self.king_mirror.to_string()),
+            ("king_buckets", self.king_buckets.to_string()),
         ]
     }
 }
@@ -345,11 +352,13 @@ pub fn fit_split(
         params.buckets,
         stream(params.seed, 2).next_u64(),
     );
-    if params.king_mirror {
-        net.layout = crate::features::Layout::KingMirror;
+    if params.king_buckets {
+        net = net.with_layout(crate::features::Layout::KingBuckets4);
+    } else if params.king_mirror {
+        net = net.with_layout(crate::features::Layout::KingMirror);
     }
-    let mut opt = AdamW::new(params.hidden, params.buckets, params.adamw);
-    let mut buffers = vec![Gradients::zeros(params.hidden, params.buckets); params.threads];
+    let mut opt = AdamW::like(&net, params.adamw);
+    let mut buffers = vec![Gradients::like(&net); params.threads];
     let schedule = params.schedule();
     let start = Instant::now();
     let mut epochs = Vec::with_capacity(params.epochs);

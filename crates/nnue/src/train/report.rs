@@ -90,13 +90,15 @@ pub(crate) fn json_str(s: &str) -> String {
 }
 
 impl TrainReport {
-    /// The network's shape for people: `(768 -> H) x 2 -> 1, ACTIVATION`, with
+    /// The network's shape for people: `(I -> H) x 2 -> 1, ACTIVATION` (I = 768, or 3072
+    /// with king buckets), with
     /// `, N output buckets` before the activation when there is more than one, and
     /// `, king-mirrored` after it for that layout.
     pub fn shape(&self) -> String {
         let net = &self.network;
         format!(
-            "(768 -> {}) x 2 -> 1{}, {}{}",
+            "({} -> {}) x 2 -> 1{}, {}{}",
+            net.layout.inputs(),
             net.hidden,
             net.buckets_text(),
             net.activation.name(),

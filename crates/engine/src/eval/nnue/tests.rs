@@ -33,6 +33,17 @@ const STARTS: &[(&str, bool)] = &[
 
 use engram_nnue::rng::Rng;
 
+/// `net` with `layout`; with king buckets, each bucket's block of weights is then varied
+/// (deterministically) so that a king changing bucket changes the evaluation.
+fn with_layout(net: Network, layout: Layout) -> Network {
+    let mut net = net.with_layout(layout);
+    let block = engram_nnue::INPUTS * net.hidden;
+    for (i, w) in net.ft_weights.iter_mut().enumerate().skip(block) {
+        *w = w.wrapping_add((i / block) as i16 * ((i % 13) as i16 - 6));
+    }
+    net
+}
+
 /// A legal move of `board`, half the time one that changes more than one piece's square
 /// (captures, en passant, castling, promotions) when there is one.
 fn pick(board: &Board, rng: &mut Rng) -> Option<Move> {
@@ -96,15 +107,12 @@ proptest! {
         wide in any::<bool>(),
         screlu in any::<bool>(),
         buckets in prop_oneof![Just(1usize), 2usize..=16],
-        king_mirror in any::<bool>(),
+        layout in prop_oneof![Just(Layout::Plain), Just(Layout::KingMirror), Just(Layout::KingBuckets4)],
     ) {
         let h = if wide { 64 } else { 32 };
         let act = if screlu { Activation::SCReLU } else { Activation::CReLU };
-        let mut net = random_bucketed_network(h, act, buckets, seed ^ 0x5eed);
-        if king_mirror {
-            net.layout = Layout::KingMirror;
-        }
-        let net = Arc::new(net);
+        let net = random_bucketed_network(h, act, buckets, seed ^ 0x5eed);
+        let net = Arc::new(with_layout(net, layout));
         walk(&net, STARTS[start], seed, 160);
     }
 }
@@ -250,12 +258,14 @@ fn nnue_eval(net: &Arc<Network>, fen: &str, chess960: bool) -> i32 {
 fn symmetric() {
     symmetric_with(Layout::Plain);
     symmetric_with(Layout::KingMirror);
+    symmetric_with(Layout::KingBuckets4);
 }
 
 fn symmetric_with(layout: Layout) {
-    let mut net = random_network(64, Activation::SCReLU, 11);
-    net.layout = layout;
-    let net = Arc::new(net);
+    let net = Arc::new(with_layout(
+        random_network(64, Activation::SCReLU, 11),
+        layout,
+    ));
     let pairs = [
         (
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -336,6 +346,49 @@ fn king_mirror_crossings() {
             "after {uci}"
         );
     }
+    let a = Board::from_fen("6k1/1p3pp1/8/8/3N4/8/1PP2P2/2K5 w - - 0 1", false).unwrap();
+    let b = Board::from_fen("1k6/1pp3p1/8/8/4N3/8/2P2PP1/5K2 w - - 0 1", false).unwrap();
+    assert_eq!(net.evaluate_scalar(&a), net.evaluate_scalar(&b));
+}
+
+/// A network with king buckets: kings moving between buckets (up the board, back, castling
+/// into the corner) and across files d/e refresh their side's accumulator; every evaluation on
+/// the way equals the scalar reference, the bucket changes the evaluation, and a board
+/// evaluates as its left-right mirror image.
+#[test]
+fn king_bucket_crossings() {
+    let net = random_bucketed_network(32, Activation::SCReLU, 8, 23);
+    let net = Arc::new(with_layout(net, Layout::KingBuckets4));
+    let mut acc = Accumulators::new(net.clone());
+    let start = "r3k2r/pppq1ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPPQ1PPP/R3K2R w KQkq - 0 1";
+    let mut pos = Position::new(Board::from_fen(start, false).unwrap());
+    for uci in [
+        "e1e2", "e8e7", "e2d3", "e7d6", "d3e2", "d6e7", "e2f1", "e7f8", "f1g1", "f8g8", "g1f1",
+        "g8f8",
+    ] {
+        let mv = pos.board().parse_uci(uci).unwrap();
+        pos.make(mv);
+        assert_eq!(
+            acc.evaluate(pos.boards()),
+            net.evaluate_scalar(pos.board()),
+            "after {uci}"
+        );
+    }
+    let mut castles = Position::new(Board::from_fen(start, false).unwrap());
+    for uci in ["e1g1", "e8c8"] {
+        let mv = castles.board().parse_uci(uci).unwrap();
+        castles.make(mv);
+        assert_eq!(
+            acc.evaluate(castles.boards()),
+            net.evaluate_scalar(castles.board()),
+            "after {uci}"
+        );
+    }
+    // The same pieces with the White king on e1 (bucket 1) and on e2 (bucket 2): the
+    // buckets' weights differ, so the evaluations do.
+    let home = Board::from_fen("4k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1", false).unwrap();
+    let up = Board::from_fen("4k3/pppp4/8/8/8/8/PPPPK3/8 w - - 0 1", false).unwrap();
+    assert_ne!(net.evaluate_scalar(&home), net.evaluate_scalar(&up));
     let a = Board::from_fen("6k1/1p3pp1/8/8/3N4/8/1PP2P2/2K5 w - - 0 1", false).unwrap();
     let b = Board::from_fen("1k6/1pp3p1/8/8/4N3/8/2P2PP1/5K2 w - - 0 1", false).unwrap();
     assert_eq!(net.evaluate_scalar(&a), net.evaluate_scalar(&b));
