@@ -324,20 +324,16 @@ fn the_embedded_network_parses() {
     assert_eq!(net.to_bytes(), DEFAULT_NET_BYTES);
 }
 
-/// A king-mirrored network: kings crossing between files d and e (by king moves and by
-/// castling queen side) refresh their side's accumulator; every evaluation on the way equals
-/// the scalar reference, and a board evaluates as its left-right mirror image.
-#[test]
-fn king_mirror_crossings() {
-    let mut net = random_bucketed_network(32, Activation::SCReLU, 8, 21);
-    net.layout = Layout::KingMirror;
-    let net = Arc::new(net);
+/// The position both crossing tests start from: both sides can castle either way.
+const CASTLES: &str = "r3k2r/pppq1ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPPQ1PPP/R3K2R w KQkq - 0 1";
+
+/// Plays `moves` from [`CASTLES`] through a fresh accumulator stack, checking every
+/// evaluation against the scalar reference; then checks that a board evaluates as its
+/// left-right mirror image (both crossing tests' networks mirror).
+fn play_and_check(net: &Arc<Network>, moves: &[&str]) {
     let mut acc = Accumulators::new(net.clone());
-    let start = "r3k2r/pppq1ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPPQ1PPP/R3K2R w KQkq - 0 1";
-    let mut pos = Position::new(Board::from_fen(start, false).unwrap());
-    for uci in [
-        "e1c1", "e8d8", "c1b1", "d8e8", "d1e1", "e8f8", "e1d1", "f8g8",
-    ] {
+    let mut pos = Position::new(Board::from_fen(CASTLES, false).unwrap());
+    for uci in moves {
         let mv = pos.board().parse_uci(uci).unwrap();
         pos.make(mv);
         assert_eq!(
@@ -351,45 +347,41 @@ fn king_mirror_crossings() {
     assert_eq!(net.evaluate_scalar(&a), net.evaluate_scalar(&b));
 }
 
+/// A king-mirrored network: kings crossing between files d and e (by king moves and by
+/// castling queen side) refresh their side's accumulator; every evaluation on the way equals
+/// the scalar reference, and a board evaluates as its left-right mirror image.
+#[test]
+fn king_mirror_crossings() {
+    let mut net = random_bucketed_network(32, Activation::SCReLU, 8, 21);
+    net.layout = Layout::KingMirror;
+    let net = Arc::new(net);
+    play_and_check(
+        &net,
+        &[
+            "e1c1", "e8d8", "c1b1", "d8e8", "d1e1", "e8f8", "e1d1", "f8g8",
+        ],
+    );
+}
+
 /// A network with king buckets: kings moving between buckets (up the board, back, castling
-/// into the corner) and across files d/e refresh their side's accumulator; every evaluation on
+/// either way) and across files d/e refresh their side's accumulator; every evaluation on
 /// the way equals the scalar reference, the bucket changes the evaluation, and a board
 /// evaluates as its left-right mirror image.
 #[test]
 fn king_bucket_crossings() {
     let net = random_bucketed_network(32, Activation::SCReLU, 8, 23);
     let net = Arc::new(with_layout(net, Layout::KingBuckets4));
-    let mut acc = Accumulators::new(net.clone());
-    let start = "r3k2r/pppq1ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPPQ1PPP/R3K2R w KQkq - 0 1";
-    let mut pos = Position::new(Board::from_fen(start, false).unwrap());
-    for uci in [
-        "e1e2", "e8e7", "e2d3", "e7d6", "d3e2", "d6e7", "e2f1", "e7f8", "f1g1", "f8g8", "g1f1",
-        "g8f8",
-    ] {
-        let mv = pos.board().parse_uci(uci).unwrap();
-        pos.make(mv);
-        assert_eq!(
-            acc.evaluate(pos.boards()),
-            net.evaluate_scalar(pos.board()),
-            "after {uci}"
-        );
-    }
-    let mut castles = Position::new(Board::from_fen(start, false).unwrap());
-    for uci in ["e1g1", "e8c8"] {
-        let mv = castles.board().parse_uci(uci).unwrap();
-        castles.make(mv);
-        assert_eq!(
-            acc.evaluate(castles.boards()),
-            net.evaluate_scalar(castles.board()),
-            "after {uci}"
-        );
-    }
+    play_and_check(
+        &net,
+        &[
+            "e1e2", "e8e7", "e2d3", "e7d6", "d3e2", "d6e7", "e2f1", "e7f8", "f1g1", "f8g8", "g1f1",
+            "g8f8",
+        ],
+    );
+    play_and_check(&net, &["e1g1", "e8c8"]);
     // The same pieces with the White king on e1 (bucket 1) and on e2 (bucket 2): the
     // buckets' weights differ, so the evaluations do.
     let home = Board::from_fen("4k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1", false).unwrap();
     let up = Board::from_fen("4k3/pppp4/8/8/8/8/PPPPK3/8 w - - 0 1", false).unwrap();
     assert_ne!(net.evaluate_scalar(&home), net.evaluate_scalar(&up));
-    let a = Board::from_fen("6k1/1p3pp1/8/8/3N4/8/1PP2P2/2K5 w - - 0 1", false).unwrap();
-    let b = Board::from_fen("1k6/1pp3p1/8/8/4N3/8/2P2PP1/5K2 w - - 0 1", false).unwrap();
-    assert_eq!(net.evaluate_scalar(&a), net.evaluate_scalar(&b));
 }
