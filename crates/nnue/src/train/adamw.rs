@@ -81,16 +81,6 @@ struct StepConstants {
 }
 
 impl AdamW {
-    /// A fresh optimiser for networks of hidden size `hidden` with `buckets` output buckets.
-    pub fn new(hidden: usize, buckets: usize, config: AdamWConfig) -> AdamW {
-        AdamW {
-            config,
-            m: Gradients::zeros(hidden, buckets),
-            v: Gradients::zeros(hidden, buckets),
-            step: 0,
-        }
-    }
-
     /// A fresh optimiser for networks shaped like `net` (its king buckets included).
     pub fn like(net: &FloatNet, config: AdamWConfig) -> AdamW {
         AdamW {
@@ -160,7 +150,7 @@ mod tests {
         g.out_weights[3 * 32 + 7] = 1.0;
         g.out_bias[2] = 1.0;
         g.ft_bias[3] = 2.0;
-        let mut opt = AdamW::new(16, 4, AdamWConfig::default());
+        let mut opt = AdamW::like(&net, AdamWConfig::default());
         for _ in 0..10 {
             opt.step(&mut net, &g, 0.01);
         }

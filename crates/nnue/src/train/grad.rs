@@ -17,7 +17,6 @@
 use super::float_net::{activate, add_column, FloatNet};
 use super::loss::{loss_and_slope, target};
 use crate::data::Packed;
-use crate::features::INPUTS;
 use crate::net::Activation;
 use crate::Simd;
 
@@ -47,12 +46,7 @@ impl Gradients {
 
     /// Zero gradients for hidden size `hidden` and `buckets` output buckets, 768 inputs.
     pub fn zeros(hidden: usize, buckets: usize) -> Gradients {
-        Gradients {
-            ft_weights: vec![0.0; INPUTS * hidden],
-            ft_bias: vec![0.0; hidden],
-            out_weights: vec![0.0; buckets * 2 * hidden],
-            out_bias: vec![0.0; buckets],
-        }
+        Gradients::like(&FloatNet::zeros(hidden, Activation::CReLU, buckets))
     }
 
     /// Sets every gradient to zero.
