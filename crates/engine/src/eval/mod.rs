@@ -123,7 +123,7 @@ impl Evaluator {
 
     /// The network's evaluation of `pos`, unclamped (what `Network::evaluate_scalar` gives).
     pub fn nnue_raw(&mut self, pos: &Position) -> i32 {
-        self.nnue.evaluate(pos.boards())
+        self.nnue.evaluate(pos)
     }
 
     /// The static evaluation of `board` in centipawns, from the side to move's point of view.

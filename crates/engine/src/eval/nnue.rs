@@ -18,7 +18,7 @@
 //! the same holds when a king moves into another bucket: a perspective is refreshed whenever
 //! its view ([`features::Layout::view`]) changes.
 
-use engram_chess::{Bitboard, Board, Color, Piece, PieceKind, Square};
+use engram_chess::{Bitboard, Board, Color, Move, Piece, PieceKind, Position, Square};
 use engram_nnue::{features, Network, Simd};
 use std::sync::{Arc, LazyLock};
 
@@ -68,14 +68,55 @@ struct Delta {
 }
 
 impl Delta {
+    /// The change made by `mv` on `before`, read from the move and the mailbox: one piece
+    /// leaves `from` and arrives on `to` (promoted, if so), a captured piece leaves (behind
+    /// `to` en passant). A null move changes nothing. `None` for castling, where
+    /// [`Delta::between`] finds the two pieces that moved.
+    #[inline]
+    fn of_move(before: &Board, mv: Move) -> Option<Delta> {
+        let mut d = Delta::EMPTY;
+        if mv.is_null() {
+            return Some(d);
+        }
+        if mv.is_castling() {
+            return None;
+        }
+        let (from, to) = (mv.from(), mv.to());
+        let mover = before.piece_on(from)?;
+        d.subs[0] = (mover, from);
+        d.n_subs = 1;
+        let captured = if mv.is_en_passant() {
+            let victim = Piece::new(!mover.color(), PieceKind::Pawn);
+            Some((
+                victim,
+                Square::from_index(((from.index() & !7) | (to.index() & 7)) as u8),
+            ))
+        } else {
+            before.piece_on(to).map(|victim| (victim, to))
+        };
+        if let Some(c) = captured {
+            d.subs[1] = c;
+            d.n_subs = 2;
+        }
+        let arrives = mv
+            .promotion_kind()
+            .map_or(mover, |kind| Piece::new(mover.color(), kind));
+        d.adds[0] = (arrives, to);
+        d.n_adds = 1;
+        Some(d)
+    }
+
+    /// No change (filler entries are never read).
+    const EMPTY: Delta = Delta {
+        adds: [(Piece::new(Color::White, PieceKind::Pawn), Square::A1); 4],
+        subs: [(Piece::new(Color::White, PieceKind::Pawn), Square::A1); 4],
+        n_adds: 0,
+        n_subs: 0,
+    };
+
     /// The change from `before` to `after`, or `None` if it is too large to be one move.
     fn between(before: &Board, after: &Board) -> Option<Delta> {
-        let mut d = Delta {
-            adds: [(Piece::new(Color::White, PieceKind::Pawn), Square::A1); 4],
-            subs: [(Piece::new(Color::White, PieceKind::Pawn), Square::A1); 4],
-            n_adds: 0,
-            n_subs: 0,
-        };
+        let mut d = Delta::EMPTY;
         for color in Color::ALL {
             for kind in PieceKind::ALL {
                 let (b, a) = (before.colored(color, kind), after.colored(color, kind));
@@ -141,10 +182,12 @@ impl Accumulators {
         self.keys.fill(None);
     }
 
-    /// The network's evaluation of the last of `boards` (a position's history, as
-    /// [`engram_chess::Position::boards`] gives it) in centipawns, side to move's view,
-    /// through the output bucket of that board's piece count.
-    pub fn evaluate(&mut self, boards: &[Board]) -> i32 {
+    /// The network's evaluation of `pos`'s current board in centipawns, side to move's view,
+    /// through the output bucket of that board's piece count. Entry `i` of the stack belongs
+    /// to `pos.boards()[i]`, and is brought up to date from the nearest valid entry below it
+    /// through the moves between them.
+    pub fn evaluate(&mut self, pos: &Position) -> i32 {
+        let (boards, moves) = (pos.boards(), pos.moves());
         let n = boards.len() - 1;
         let h = self.net.hidden;
         if self.keys.len() <= n {
@@ -159,7 +202,7 @@ impl Accumulators {
                 .find(|&j| self.keys[j] == Some(boards[j].key()));
             let mut done = false;
             if let Some(j) = start {
-                done = (j + 1..=n).all(|i| self.step(&boards[i - 1], &boards[i], i));
+                done = (j + 1..=n).all(|i| self.step(&boards[i - 1], moves[i - 1], &boards[i], i));
             }
             if !done {
                 self.refresh(&boards[n], n);
@@ -175,10 +218,10 @@ impl Accumulators {
         self.simd.output(&self.net, stm, ntm, bucket)
     }
 
-    /// Entry `i` from entry `i − 1` and the change between their boards; `false` (entry
-    /// left invalid) if the boards are not one move apart.
-    fn step(&mut self, before: &Board, after: &Board, i: usize) -> bool {
-        let Some(d) = Delta::between(before, after) else {
+    /// Entry `i` from entry `i − 1` and the change `mv` made between their boards; `false`
+    /// (entry left invalid) if the boards are not one move apart.
+    fn step(&mut self, before: &Board, mv: Move, after: &Board, i: usize) -> bool {
+        let Some(d) = Delta::of_move(before, mv).or_else(|| Delta::between(before, after)) else {
             self.keys[i] = None;
             return false;
         };

@@ -87,7 +87,7 @@ fn walk(net: &Arc<Network>, start: (&str, bool), seed: u64, steps: usize) {
         // Now and then a long stretch unevaluated: more than MAX_WALK boards to catch up.
         if rng.below(4) != 0 && !(step % 40 < 20 && step % 80 >= 40) {
             assert_eq!(
-                acc.evaluate(pos.boards()),
+                acc.evaluate(&pos),
                 net.evaluate_scalar(pos.board()),
                 "seed {seed} step {step} at {} after {:?}",
                 pos.board().to_fen(),
@@ -151,7 +151,7 @@ fn output_buckets_follow_the_board() {
         one.out_bias = vec![net.out_bias[bucket]];
         let pos = Position::new(board);
         assert_eq!(
-            acc.evaluate(pos.boards()),
+            acc.evaluate(&pos),
             one.evaluate_scalar(pos.board()),
             "{fen}"
         );
@@ -185,14 +185,14 @@ fn a_new_network_invalidates_the_stack() {
     for m in ["e2e4", "e7e5", "g1f3"] {
         let mv = pos.board().parse_uci(m).unwrap();
         pos.make(mv);
-        assert_eq!(acc.evaluate(pos.boards()), a.evaluate_scalar(pos.board()));
+        assert_eq!(acc.evaluate(&pos), a.evaluate_scalar(pos.board()));
     }
     acc.set_network(b.clone());
-    assert_eq!(acc.evaluate(pos.boards()), b.evaluate_scalar(pos.board()));
+    assert_eq!(acc.evaluate(&pos), b.evaluate_scalar(pos.board()));
     pos.unmake();
-    assert_eq!(acc.evaluate(pos.boards()), b.evaluate_scalar(pos.board()));
+    assert_eq!(acc.evaluate(&pos), b.evaluate_scalar(pos.board()));
     acc.set_network(a.clone());
-    assert_eq!(acc.evaluate(pos.boards()), a.evaluate_scalar(pos.board()));
+    assert_eq!(acc.evaluate(&pos), a.evaluate_scalar(pos.board()));
 }
 
 #[test]
@@ -207,7 +207,7 @@ fn long_histories_grow_the_stack() {
         }
     }
     assert_eq!(pos.boards().len(), 601);
-    assert_eq!(acc.evaluate(pos.boards()), net.evaluate_scalar(pos.board()));
+    assert_eq!(acc.evaluate(&pos), net.evaluate_scalar(pos.board()));
 }
 
 /// `fen` with colours swapped and the board mirrored vertically.
@@ -337,7 +337,7 @@ fn play_and_check(net: &Arc<Network>, moves: &[&str]) {
         let mv = pos.board().parse_uci(uci).unwrap();
         pos.make(mv);
         assert_eq!(
-            acc.evaluate(pos.boards()),
+            acc.evaluate(&pos),
             net.evaluate_scalar(pos.board()),
             "after {uci}"
         );
