@@ -189,6 +189,8 @@ struct Frame {
     mv: Move,
     /// The move a singular search at this ply leaves out (null: none, a normal search).
     excluded: Move,
+    /// Double extensions on the path from the root to this ply.
+    double_exts: i32,
 }
 
 /// Stack frames before ply 0, so `ply - 2` is always valid.

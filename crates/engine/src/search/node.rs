@@ -119,7 +119,8 @@ impl Searcher {
                 && eval.abs() < MATE_BOUND
                 && eval - params::rfp_margin() * (depth - improving as i32) >= beta
             {
-                return eval;
+                // Halfway to beta: the margin says the node fails high, not by how much.
+                return (eval + beta) / 2;
             }
             // Null-move pruning, not in pawn endings (zugzwang).
             if depth >= params::nmp_min_depth()
@@ -133,6 +134,7 @@ impl Searcher {
                     + ((eval - beta) / params::nmp_eval_div()).min(params::nmp_eval_max());
                 self.stack[ply + OFF].mv = Move::NULL;
                 self.stack[ply + OFF].pt = PieceTo::NONE;
+                self.stack[ply + 1 + OFF].double_exts = self.stack[ply + OFF].double_exts;
                 self.pos.make_null();
                 self.nodes += 1;
                 let score = -self.negamax::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
@@ -184,7 +186,16 @@ impl Searcher {
                 return 0;
             }
             if s < s_beta {
-                singular_ext = 1;
+                // Far below the margin, at a non-PV node: a double extension, a bounded
+                // number of times on a path.
+                singular_ext = if !PV
+                    && s < s_beta - params::se_double_margin()
+                    && self.stack[ply + OFF].double_exts < params::se_double_max()
+                {
+                    2
+                } else {
+                    1
+                };
             } else if s_beta >= beta {
                 return s_beta;
             } else if tt.score >= beta {
@@ -378,6 +389,8 @@ impl Searcher {
         shared: Option<&SplitPoint>,
     ) -> i32 {
         self.enter(board, c.mv, ply);
+        self.stack[ply + 1 + OFF].double_exts =
+            self.stack[ply + OFF].double_exts + (c.ext >= 2) as i32;
         let gives_check = self.pos.board().in_check() as i32;
         // A check extends by a ply, as does a singular table move; a reduced table move
         // loses a ply.
@@ -435,8 +448,11 @@ impl Searcher {
         while s > a && !self.stopped() {
             let raised = current(a);
             if depth < new_depth {
-                // The reduced search failed high: verify at full depth.
-                depth = new_depth;
+                // The reduced search failed high: verify at full depth, a ply deeper if it
+                // beat alpha by a margin (Stockfish 15.1's doDeeperSearch).
+                let margin =
+                    params::lmr_deeper_base() + params::lmr_deeper_per_ply() * (new_depth - depth);
+                depth = new_depth + (s > a + margin) as i32;
             } else if raised == a {
                 break;
             }

@@ -140,6 +140,11 @@ params! {
     /// Singular extensions: the singular search's beta is the table score minus this many
     /// centipawns per ply of depth.
     se_margin: 2, 1..=8;
+    /// Singular extensions: a table move whose singular search fails low by this many
+    /// centipawns more than the margin is extended by two plies (not at PV nodes).
+    se_double_margin: 20, 0..=200;
+    /// Singular extensions: at most this many double extensions on a path from the root.
+    se_double_max: 6, 0..=20;
     /// Shallowest zero-window node that looks its children up for an enhanced transposition
     /// cutoff (`etc.rs`).
     etc_min_depth: 6, 2..=16;
@@ -173,6 +178,11 @@ params! {
     lmr_skip_root: 3, 1..=10;
     /// Late-move reductions: one ply less per this much history score.
     lmr_history_div: 8192, 2048..=32768;
+    /// Late-move reductions: a reduced move that beats alpha by more than this many
+    /// centipawns, plus `lmr_deeper_per_ply` per ply of reduction, is verified a ply deeper.
+    lmr_deeper_base: 24, 0..=200;
+    /// Late-move reductions: the verification margin's part per ply of reduction.
+    lmr_deeper_per_ply: 4, 0..=40;
     /// Quiescence delta pruning: a capture that cannot raise the score to alpha with this
     /// margin is skipped, in centipawns.
     qs_delta_margin: 200, 0..=600;

@@ -128,6 +128,7 @@ impl Searcher {
         let (mv, n) = (c.mv, c.n);
         let quiet = !is_noisy(board, mv);
         self.enter(board, mv, 0);
+        self.stack[1 + OFF].double_exts = 0;
         let gives_check = self.pos.board().in_check();
         let new_depth = depth - 1 + gives_check as i32;
         let score = if n == 0 {
