@@ -1,8 +1,9 @@
 //! The search: iterative deepening with aspiration windows over an explicit root move list,
 //! principal-variation search (negamax, fail-soft) with the transposition table at every node,
 //! and quiescence search; the static evaluation is corrected by pawn structure. Pruning:
-//! reverse futility, null move, futility, late-move pruning and reductions, SEE pruning,
-//! internal iterative reduction; check and singular extensions.
+//! reverse futility, null move, futility, late-move pruning and reductions (a reduced move
+//! that fails high by a margin is verified a ply deeper), SEE pruning, internal iterative
+//! reduction; check and singular extensions (double ones, a bounded number on a path).
 //!
 //! One [`Searcher`] per thread; its code is split by concern:
 //!
