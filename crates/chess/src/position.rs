@@ -50,18 +50,17 @@ impl Position {
     /// Plays a legal move.
     #[inline]
     pub fn make(&mut self, mv: Move) {
-        let mut next = *self.board();
-        next.play(mv);
-        self.boards.push(next);
+        // Copied once, into its slot, and played there.
+        self.boards.push(*self.board());
+        self.boards.last_mut().expect("just pushed").play(mv);
         self.moves.push(mv);
     }
 
     /// Passes the turn (not allowed in check).
     #[inline]
     pub fn make_null(&mut self) {
-        let mut next = *self.board();
-        next.play_null();
-        self.boards.push(next);
+        self.boards.push(*self.board());
+        self.boards.last_mut().expect("just pushed").play_null();
         self.moves.push(Move::NULL);
     }
 
