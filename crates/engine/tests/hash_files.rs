@@ -38,7 +38,7 @@ fn answer(e: &mut Engine) -> String {
 }
 
 #[test]
-fn save_newgame_load_reaches_the_depth_sooner() {
+fn save_newgame_load_restores_the_table() {
     let d = TempDir::new("hash-files-cycle");
     let path = d.join("cycle.hash");
     let mut e = Engine::start();
@@ -66,9 +66,13 @@ fn save_newgame_load_reaches_the_depth_sooner() {
     let warm = nodes_to_depth(&mut e);
 
     // The loaded table is the saved one, entry for entry: the search after a reload costs
-    // exactly what it costs when the table was never cleared. (How much a warm table saves is
-    // a property of the search and the position: from 0.5× to 6.6× over six positions at this
-    // depth, and it moves with every search change, so only "fewer" is asserted.)
+    // exactly what it costs when the table was never cleared, and not what it costs from an
+    // empty table. (Whether a warm table saves nodes is a property of the search and the
+    // position, not of the file: from 0.5× to 6.6× over six positions at this depth with the
+    // search of 2026-11-26; 0.12× to 1.85× over ten at depth 20 in the README's payoff
+    // measurement; 0.47× here before the search bundle of 2026-11-28 and 2.06× after it,
+    // whose singular and double extensions grow with a table full of deep entries. So only
+    // "a different search" is asserted.)
     e.send("ucinewgame");
     assert_eq!(nodes_to_depth(&mut e), cold);
     e.send("setoption name Never Clear Hash value true");
@@ -78,9 +82,9 @@ fn save_newgame_load_reaches_the_depth_sooner() {
         warm, kept,
         "after a reload {warm} nodes, with the table kept {kept}"
     );
-    assert!(
-        warm < cold,
-        "after a reload depth {DEPTH} took {warm} nodes, from empty {cold}"
+    assert_ne!(
+        warm, cold,
+        "after a reload depth {DEPTH} took as many nodes as from an empty table"
     );
     e.quit();
 }
@@ -95,7 +99,11 @@ fn never_clear_hash_keeps_the_table_across_new_games() {
     e.send("setoption name Never Clear Hash value true");
     e.send("ucinewgame");
     let kept = nodes_to_depth(&mut e);
-    assert!(kept < cold, "kept {kept}, cold {cold}");
+    // The kept table changes the search (see above on whether it saves nodes).
+    assert_ne!(
+        kept, cold,
+        "with the table kept as many nodes as from empty"
+    );
     // Off again: a new game empties the table.
     e.send("setoption name Never Clear Hash value false");
     e.send("ucinewgame");
