@@ -87,10 +87,7 @@ impl Delta {
         d.n_subs = 1;
         let captured = if mv.is_en_passant() {
             let victim = Piece::new(!mover.color(), PieceKind::Pawn);
-            Some((
-                victim,
-                Square::from_index(((from.index() & !7) | (to.index() & 7)) as u8),
-            ))
+            Some((victim, Square::new(to.file(), from.rank())))
         } else {
             before.piece_on(to).map(|victim| (victim, to))
         };
