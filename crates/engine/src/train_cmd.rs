@@ -93,6 +93,10 @@ pub struct TrainArgs {
     /// epochs].
     #[arg(long, value_name = "EPOCH", value_parser = value_parser!(u64).range(1..))]
     pub lr_drop_epoch: Option<u64>,
+    /// First epoch (from 1) at a hundredth of the learning rate, after --lr-drop-epoch
+    /// [default: none].
+    #[arg(long, value_name = "EPOCH", value_parser = value_parser!(u64).range(1..))]
+    pub lr_drop2_epoch: Option<u64>,
     /// AdamW's decoupled weight decay.
     #[arg(long, value_name = "D", default_value_t = 0.01, value_parser = unit)]
     pub weight_decay: f32,
@@ -140,6 +144,7 @@ impl TrainArgs {
             batch: self.batch,
             lr: self.lr,
             lr_drop_epoch: self.lr_drop_epoch.map(|e| e as usize),
+            lr_drop2_epoch: self.lr_drop2_epoch.map(|e| e as usize),
             wdl: self.wdl,
             threads: self.threads,
             val_fraction: self.val_fraction,

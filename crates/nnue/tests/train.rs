@@ -768,3 +768,35 @@ fn king_buckets_train_a_factorised_network_and_fold_it() {
     let both = TrainParams { mirror: true, ..p };
     assert!(both.validate().is_err());
 }
+
+/// A second learning-rate drop must come after the first (given or default); a valid one
+/// takes the rate to a hundredth, and its epoch is in the settings.
+#[test]
+fn a_second_rate_drop_must_follow_the_first() {
+    let p = TrainParams {
+        epochs: 40,
+        lr_drop_epoch: Some(28),
+        lr_drop2_epoch: Some(36),
+        ..params(16, Activation::SCReLU)
+    };
+    assert!(p.validate().is_ok());
+    let s = p.schedule();
+    assert!((s.lr(36) - p.lr / 100.0).abs() < 1e-9);
+    assert!(p
+        .json_fields()
+        .contains(&("lr_drop2_epoch", "36".to_string())));
+    for second in [28, 10] {
+        let bad = TrainParams {
+            lr_drop2_epoch: Some(second),
+            ..p.clone()
+        };
+        assert!(bad.validate().is_err(), "second drop at {second}");
+    }
+    // Against the default drop (after 75% of 40 epochs: epoch 31).
+    let default_first = TrainParams {
+        lr_drop_epoch: None,
+        lr_drop2_epoch: Some(31),
+        ..p
+    };
+    assert!(default_first.validate().is_err());
+}

@@ -71,6 +71,8 @@ pub struct TrainParams {
     /// First epoch (1-based) at a tenth of the rate; `None` for the default, after 75% of the
     /// epochs ([`StepDrop::default_drop`]).
     pub lr_drop_epoch: Option<usize>,
+    /// First epoch (1-based) at a hundredth of the rate, if any; after the first drop.
+    pub lr_drop2_epoch: Option<usize>,
     /// λ: **the weight of the game result** in the target (bullet's `wdl`; nnue-pytorch's
     /// `lambda_` is `1 − λ`).
     pub wdl: f32,
@@ -108,6 +110,7 @@ impl Default for TrainParams {
             batch: DEFAULT_BATCH,
             lr: DEFAULT_LR,
             lr_drop_epoch: None,
+            lr_drop2_epoch: None,
             wdl: loss::DEFAULT_WDL,
             adamw: AdamWConfig::default(),
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -160,6 +163,15 @@ impl TrainParams {
         if self.lr_drop_epoch == Some(0) {
             return Err("the learning-rate drop epoch counts from 1".into());
         }
+        if let Some(second) = self.lr_drop2_epoch {
+            let first = self.schedule().drop_epoch;
+            if second <= first {
+                return Err(format!(
+                    "the second learning-rate drop (epoch {second}) must come after the first \
+                     (epoch {first})"
+                ));
+            }
+        }
         Ok(())
     }
 
@@ -170,6 +182,7 @@ impl TrainParams {
             drop_epoch: self
                 .lr_drop_epoch
                 .unwrap_or_else(|| StepDrop::default_drop(self.epochs)),
+            second_drop: self.lr_drop2_epoch,
         }
     }
 
@@ -183,6 +196,11 @@ impl TrainParams {
             ("batch", self.batch.to_string()),
             ("lr", self.lr.to_string()),
             ("lr_drop_epoch", self.schedule().drop_epoch.to_string()),
+            (
+                "lr_drop2_epoch",
+                self.lr_drop2_epoch
+                    .map_or_else(|| "null".to_string(), |e| e.to_string()),
+            ),
             ("wdl", self.wdl.to_string()),
             ("weight_decay", self.adamw.decay.to_string()),
             ("threads", self.threads.to_string()),
