@@ -309,6 +309,12 @@ impl Searcher {
             return alpha;
         }
 
+        // A zero-window fail high far above beta is trusted less the shallower it is: the
+        // score is drawn toward beta by 1 / (depth + 1) (as Stockfish 16 does).
+        if !PV && best_score >= beta && best_score.abs() < MATE_BOUND && beta.abs() < MATE_BOUND {
+            best_score = (best_score * depth + beta) / (depth + 1);
+        }
+
         if best_score >= beta {
             self.update_histories(
                 &board,

@@ -6,7 +6,7 @@ use super::params;
 use super::picker::MovePicker;
 use super::see::{capture_value, see_ge};
 use super::tt::EVAL_NONE;
-use super::{Searcher, INF, MATE, MAX_PLY};
+use super::{Searcher, INF, MATE, MATE_BOUND, MAX_PLY};
 
 impl Searcher {
     /// Searches the captures of the node at `ply` with window `(alpha, beta)`.
@@ -55,7 +55,12 @@ impl Searcher {
                 raw_eval,
             ));
             if best >= beta {
-                return best;
+                // Stand pat fails high: a quarter of the way back toward beta.
+                return if best.abs() < MATE_BOUND {
+                    (3 * best + beta) / 4
+                } else {
+                    best
+                };
             }
             alpha = alpha.max(best);
         }
@@ -100,6 +105,10 @@ impl Searcher {
         }
         if in_check && searched == 0 {
             return -MATE + ply as i32;
+        }
+        // A capture's fail high: halfway back toward beta.
+        if best >= beta && best.abs() < MATE_BOUND && beta.abs() < MATE_BOUND {
+            best = (best + beta) / 2;
         }
         let eval = if in_check { EVAL_NONE } else { raw_eval as i16 };
         let subtree = self.nodes - nodes_before;
