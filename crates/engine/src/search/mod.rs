@@ -348,6 +348,19 @@ pub fn pv_text(board: &Board, pv: &[Move]) -> String {
     text
 }
 
+/// A fail high's `score` (≥ `beta`) drawn toward `beta`: `(score · weight + beta) /
+/// (weight + 1)`, still ≥ `beta` (Rust's division truncates toward zero, which only rounds
+/// a negative result up). A fail high far above beta says the node is good, not by how much;
+/// the lower `weight`, the less of the excess is kept. Mate scores, or a mate-range `beta`,
+/// are left alone.
+pub(crate) fn toward_beta(score: i32, beta: i32, weight: i32) -> i32 {
+    if score.abs() < MATE_BOUND && beta.abs() < MATE_BOUND {
+        (score * weight + beta) / (weight + 1)
+    } else {
+        score
+    }
+}
+
 /// A score as UCI text: `cp N` or `mate N` (negative when being mated).
 pub fn score_text(score: i32) -> String {
     if score >= MATE_BOUND {
@@ -374,5 +387,23 @@ mod tests {
         assert_eq!(score_text(MATE - 4), "mate 2");
         assert_eq!(score_text(-MATE + 2), "mate -1");
         assert_eq!(score_text(-MATE), "mate 0", "mated in the position itself");
+    }
+
+    #[test]
+    fn fail_highs_drawn_toward_beta_stay_at_or_above_it() {
+        assert_eq!(toward_beta(100, 20, 1), 60);
+        assert_eq!(toward_beta(100, 20, 3), 80);
+        for (score, beta) in [(-5, -10), (-1, -2), (7, 7), (-300, -301)] {
+            for w in 1..8 {
+                let t = toward_beta(score, beta, w);
+                assert!(t >= beta && t <= score, "{score} {beta} {w}: {t}");
+            }
+        }
+        assert_eq!(toward_beta(MATE - 3, 0, 1), MATE - 3, "mate scores kept");
+        assert_eq!(
+            toward_beta(0, -MATE + 5, 1),
+            0,
+            "no mix with a mate-range beta"
+        );
     }
 }

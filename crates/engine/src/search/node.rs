@@ -11,7 +11,7 @@ use super::picker::{is_noisy, MovePicker};
 use super::see::see_ge;
 use super::split::{Child, SplitPoint, State};
 use super::tt::EVAL_NONE;
-use super::{Searcher, SmpMode, INF, MATE, MATE_BOUND, MAX_PLY, OFF};
+use super::{toward_beta, Searcher, SmpMode, INF, MATE, MATE_BOUND, MAX_PLY, OFF};
 use crate::eval::non_pawn_material;
 use engram_chess::{Board, Move};
 
@@ -309,10 +309,10 @@ impl Searcher {
             return alpha;
         }
 
-        // A zero-window fail high far above beta is trusted less the shallower it is: the
-        // score is drawn toward beta by 1 / (depth + 1) (as Stockfish 16 does).
-        if !PV && best_score >= beta && best_score.abs() < MATE_BOUND && beta.abs() < MATE_BOUND {
-            best_score = (best_score * depth + beta) / (depth + 1);
+        // A zero-window fail high far above beta is trusted less the shallower it is
+        // (as Stockfish 16 does).
+        if !PV && best_score >= beta {
+            best_score = toward_beta(best_score, beta, depth);
         }
 
         if best_score >= beta {

@@ -6,7 +6,7 @@ use super::params;
 use super::picker::MovePicker;
 use super::see::{capture_value, see_ge};
 use super::tt::EVAL_NONE;
-use super::{Searcher, INF, MATE, MATE_BOUND, MAX_PLY};
+use super::{toward_beta, Searcher, INF, MATE, MATE_BOUND, MAX_PLY};
 
 impl Searcher {
     /// Searches the captures of the node at `ply` with window `(alpha, beta)`.
@@ -107,8 +107,8 @@ impl Searcher {
             return -MATE + ply as i32;
         }
         // A capture's fail high: halfway back toward beta.
-        if best >= beta && best.abs() < MATE_BOUND && beta.abs() < MATE_BOUND {
-            best = (best + beta) / 2;
+        if best >= beta {
+            best = toward_beta(best, beta, 1);
         }
         let eval = if in_check { EVAL_NONE } else { raw_eval as i16 };
         let subtree = self.nodes - nodes_before;
