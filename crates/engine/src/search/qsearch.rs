@@ -6,7 +6,7 @@ use super::params;
 use super::picker::MovePicker;
 use super::see::{capture_value, see_ge};
 use super::tt::EVAL_NONE;
-use super::{toward_beta, Searcher, INF, MATE, MATE_BOUND, MAX_PLY};
+use super::{toward_beta, Searcher, INF, MATE, MAX_PLY};
 
 impl Searcher {
     /// Searches the captures of the node at `ply` with window `(alpha, beta)`.
@@ -56,11 +56,7 @@ impl Searcher {
             ));
             if best >= beta {
                 // Stand pat fails high: a quarter of the way back toward beta.
-                return if best.abs() < MATE_BOUND {
-                    (3 * best + beta) / 4
-                } else {
-                    best
-                };
+                return toward_beta(best, beta, 3);
             }
             alpha = alpha.max(best);
         }
