@@ -22,6 +22,9 @@ impl Board {
         if matches!(piece.kind(), PieceKind::Pawn | PieceKind::King) {
             self.pawn_key ^= k;
         }
+        if piece.kind() != PieceKind::Pawn {
+            self.non_pawn_keys[piece.color().index()] ^= k;
+        }
     }
 
     /// Takes `piece` off `sq`, where it stands, keys included.
@@ -35,6 +38,9 @@ impl Board {
         self.key ^= k;
         if matches!(piece.kind(), PieceKind::Pawn | PieceKind::King) {
             self.pawn_key ^= k;
+        }
+        if piece.kind() != PieceKind::Pawn {
+            self.non_pawn_keys[piece.color().index()] ^= k;
         }
     }
 
