@@ -102,38 +102,3 @@ fn keys_match_shakmaty() {
     }
     assert!(checked > 1_500, "only {checked} standard positions");
 }
-
-/// The non-pawn keys: a side's key covers its pieces other than pawns and nothing else, so a
-/// pawn push keeps both, a knight move changes only its side's, and a capture of a piece
-/// changes both.
-#[test]
-fn non_pawn_keys_follow_only_their_sides_pieces() {
-    use engram_chess::Color::{Black, White};
-    let start = Board::startpos();
-    let play = |fen: &str, uci: &str| {
-        let mut b = Board::from_fen(fen, false).unwrap();
-        let mv = b.parse_uci(uci).unwrap();
-        b.play(mv);
-        b
-    };
-    let fen = start.to_fen();
-    let pushed = play(&fen, "e2e4");
-    assert_eq!(pushed.non_pawn_key(White), start.non_pawn_key(White));
-    assert_eq!(pushed.non_pawn_key(Black), start.non_pawn_key(Black));
-    assert_ne!(pushed.pawn_key(), start.pawn_key());
-    let knight = play(&fen, "g1f3");
-    assert_ne!(knight.non_pawn_key(White), start.non_pawn_key(White));
-    assert_eq!(knight.non_pawn_key(Black), start.non_pawn_key(Black));
-    assert_eq!(knight.pawn_key(), start.pawn_key());
-    // The side to move and castling rights are not part of it.
-    let black = Board::from_fen(
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - - 0 1",
-        false,
-    )
-    .unwrap();
-    assert_eq!(black.keys().non_pawn, start.keys().non_pawn);
-    let takes = play("4k3/8/8/3n4/8/4N3/8/4K3 w - - 0 1", "e3d5");
-    let before = Board::from_fen("4k3/8/8/3n4/8/4N3/8/4K3 w - - 0 1", false).unwrap();
-    assert_ne!(takes.non_pawn_key(White), before.non_pawn_key(White));
-    assert_ne!(takes.non_pawn_key(Black), before.non_pawn_key(Black));
-}

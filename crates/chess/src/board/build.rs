@@ -42,7 +42,6 @@ impl Board {
             pinned: Bitboard::EMPTY,
             key: 0,
             pawn_key: 0,
-            non_pawn_keys: [0; 2],
             chess960,
         };
         for sq in Square::all() {
@@ -83,7 +82,6 @@ impl Board {
         let keys = board.compute_keys();
         board.key = keys.key;
         board.pawn_key = keys.pawn;
-        board.non_pawn_keys = keys.non_pawn;
         Ok(board)
     }
 
@@ -160,20 +158,13 @@ impl Board {
 
     /// Computes both keys from scratch (for tests and for building a position).
     pub fn compute_keys(&self) -> Keys {
-        let mut keys = Keys {
-            key: 0,
-            pawn: 0,
-            non_pawn: [0; 2],
-        };
+        let mut keys = Keys { key: 0, pawn: 0 };
         for sq in self.occupied() {
             let piece = self.piece_on(sq).expect("occupied square has a piece");
             let k = zobrist::piece_square(piece, sq);
             keys.key ^= k;
             if matches!(piece.kind(), PieceKind::Pawn | PieceKind::King) {
                 keys.pawn ^= k;
-            }
-            if piece.kind() != PieceKind::Pawn {
-                keys.non_pawn[piece.color().index()] ^= k;
             }
         }
         for (color, side, _) in self.castling.iter() {

@@ -22,9 +22,6 @@ impl Board {
         if matches!(piece.kind(), PieceKind::Pawn | PieceKind::King) {
             self.pawn_key ^= k;
         }
-        if piece.kind() != PieceKind::Pawn {
-            self.non_pawn_keys[piece.color().index()] ^= k;
-        }
     }
 
     /// Takes `piece` off `sq`, where it stands, keys included.
@@ -38,9 +35,6 @@ impl Board {
         self.key ^= k;
         if matches!(piece.kind(), PieceKind::Pawn | PieceKind::King) {
             self.pawn_key ^= k;
-        }
-        if piece.kind() != PieceKind::Pawn {
-            self.non_pawn_keys[piece.color().index()] ^= k;
         }
     }
 

@@ -44,8 +44,6 @@ pub struct Board {
     key: u64,
     /// The pawn key, see [`Board::pawn_key`].
     pawn_key: u64,
-    /// Each side's non-pawn key, see [`Board::non_pawn_key`].
-    non_pawn_keys: [u64; 2],
     chess960: bool,
 }
 
@@ -56,8 +54,6 @@ pub struct Keys {
     pub key: u64,
     /// Pawns and kings only.
     pub pawn: u64,
-    /// Each side's pieces other than pawns (king included), by [`Color::index`].
-    pub non_pawn: [u64; 2],
 }
 
 impl Default for Board {
@@ -174,19 +170,11 @@ impl Board {
         self.pawn_key
     }
 
-    /// The key of `color`'s pieces other than pawns (king included): the Polyglot numbers of
-    /// those pieces on their squares, nothing else. The search corrects its evaluation by it.
-    #[inline]
-    pub fn non_pawn_key(&self, color: Color) -> u64 {
-        self.non_pawn_keys[color.index()]
-    }
-
-    /// All keys.
+    /// Both keys.
     pub fn keys(&self) -> Keys {
         Keys {
             key: self.key,
             pawn: self.pawn_key,
-            non_pawn: self.non_pawn_keys,
         }
     }
 
