@@ -120,7 +120,7 @@ impl Searcher {
                 && eval - params::rfp_margin() * (depth - improving as i32) >= beta
             {
                 // Halfway to beta: the margin says the node fails high, not by how much.
-                return (eval + beta) / 2;
+                return toward_beta(eval, beta, 1);
             }
             // Null-move pruning, not in pawn endings (zugzwang).
             if depth >= params::nmp_min_depth()
