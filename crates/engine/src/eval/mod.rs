@@ -41,6 +41,31 @@ const TEMPO: i32 = 10;
 /// table's `i16`), whatever the network says.
 pub const NNUE_LIMIT: i32 = 20_000;
 
+/// The network's evaluation is scaled by `(MATERIAL_SCALE_BASE + material) /
+/// MATERIAL_SCALE_ONE`, where `material` is [`scale_material`]: 1 with all the pieces of the
+/// start position, 0.76 with kings and sixteen pawns, 0.72 with kings alone. Fewer pieces leave an advantage
+/// harder to convert, and the search learns to keep pieces when ahead and trade them when
+/// behind.
+const MATERIAL_SCALE_BASE: i32 = 26_500;
+/// [`MATERIAL_SCALE_BASE`] plus the start position's [`scale_material`].
+const MATERIAL_SCALE_ONE: i32 = MATERIAL_SCALE_BASE + 10_300;
+
+/// Both sides' material for the evaluation's scaling: pawn 100, knight and bishop 450, rook
+/// 650, queen 1,250 (10,300 in the start position).
+pub fn scale_material(board: &Board) -> i32 {
+    const WEIGHT: [(PieceKind, i32); 5] = [
+        (PieceKind::Pawn, 100),
+        (PieceKind::Knight, 450),
+        (PieceKind::Bishop, 450),
+        (PieceKind::Rook, 650),
+        (PieceKind::Queen, 1_250),
+    ];
+    WEIGHT
+        .iter()
+        .map(|&(k, w)| w * board.pieces(k).len() as i32)
+        .sum()
+}
+
 /// Everything the evaluation needs besides the position: the pawn hash table, and the
 /// network with this thread's accumulators.
 pub struct Evaluator {
@@ -118,7 +143,10 @@ impl Evaluator {
         if pos.board().is_insufficient_material() {
             return 0;
         }
-        self.nnue_raw(pos).clamp(-NNUE_LIMIT, NNUE_LIMIT)
+        let board = pos.board();
+        let scale = MATERIAL_SCALE_BASE + scale_material(board);
+        let v = i64::from(self.nnue_raw(pos)) * i64::from(scale) / i64::from(MATERIAL_SCALE_ONE);
+        (v as i32).clamp(-NNUE_LIMIT, NNUE_LIMIT)
     }
 
     /// The network's evaluation of `pos`, unclamped (what `Network::evaluate_scalar` gives).
