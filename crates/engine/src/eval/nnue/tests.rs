@@ -315,6 +315,34 @@ fn insufficient_material_is_a_draw_and_values_are_bounded() {
 }
 
 #[test]
+fn material_scales_the_network() {
+    let net = Arc::new(random_network(32, Activation::SCReLU, 6));
+    let cases = [
+        // The start position: 10,300 of material, a scale of exactly 1.
+        (engram_chess::STARTPOS, 10_300),
+        // Queens and rooks off: 10,300 - 2 * 1,250 - 4 * 650.
+        (
+            "1nb1kbn1/pppppppp/8/8/8/8/PPPPPPPP/1NB1KBN1 w - - 0 1",
+            5_200,
+        ),
+        // A rook and three pawns against a rook and two.
+        ("8/5pk1/6p1/8/8/1R4P1/r4PKP/8 b - - 0 1", 1_800),
+    ];
+    for (fen, material) in cases {
+        let board = Board::from_fen(fen, false).unwrap();
+        assert_eq!(crate::eval::scale_material(&board), material, "{fen}");
+        let raw = i64::from(net.evaluate_scalar(&board));
+        let scaled = raw * (26_500 + i64::from(material)) / 36_800;
+        assert_eq!(i64::from(nnue_eval(&net, fen, false)), scaled, "{fen}");
+    }
+    // Fewer pieces, a smaller evaluation: 28,300 / 36,800 is about 0.77.
+    let board = Board::from_fen(cases[2].0, false).unwrap();
+    let raw = net.evaluate_scalar(&board);
+    assert!(raw.abs() > 100, "a test of something: {raw}");
+    assert!(nnue_eval(&net, cases[2].0, false).abs() * 5 <= raw.abs() * 4);
+}
+
+#[test]
 fn the_embedded_network_parses() {
     let net = Network::from_bytes(DEFAULT_NET_BYTES).expect("the embedded network is valid");
     assert_eq!(*default_net(), net);
