@@ -43,9 +43,9 @@ pub const NNUE_LIMIT: i32 = 20_000;
 
 /// The network's evaluation is scaled by `(MATERIAL_SCALE_BASE + material) /
 /// MATERIAL_SCALE_ONE`, where `material` is [`scale_material`]: 1 with all the pieces of the
-/// start position, 0.76 with kings and sixteen pawns, 0.72 with kings alone. Fewer pieces leave an advantage
-/// harder to convert, and the search learns to keep pieces when ahead and trade them when
-/// behind.
+/// start position, 0.76 with kings and sixteen pawns, 0.72 with kings alone. Fewer pieces
+/// leave an advantage harder to convert, and the search learns to keep pieces when ahead and
+/// to trade them when behind.
 const MATERIAL_SCALE_BASE: i32 = 26_500;
 /// [`MATERIAL_SCALE_BASE`] plus the start position's [`scale_material`].
 const MATERIAL_SCALE_ONE: i32 = MATERIAL_SCALE_BASE + 10_300;
@@ -134,8 +134,9 @@ impl Evaluator {
     }
 
     /// The static evaluation of `pos`'s current board in centipawns, side to move's view:
-    /// the network's (within ±[`NNUE_LIMIT`]) if [`Evaluator::use_nnue`], else the
-    /// hand-crafted one. Insufficient material is 0 either way.
+    /// the network's, scaled by material and within ±[`NNUE_LIMIT`], if
+    /// [`Evaluator::use_nnue`], else the hand-crafted one. Insufficient material is 0 either
+    /// way.
     pub fn evaluate_position(&mut self, pos: &Position) -> i32 {
         if !self.use_nnue {
             return self.evaluate(pos.board());
@@ -146,7 +147,8 @@ impl Evaluator {
         let board = pos.board();
         let scale = MATERIAL_SCALE_BASE + scale_material(board);
         let v = i64::from(self.nnue_raw(pos)) * i64::from(scale) / i64::from(MATERIAL_SCALE_ONE);
-        (v as i32).clamp(-NNUE_LIMIT, NNUE_LIMIT)
+        // Clamped before narrowing: a scale above 1 (promoted pieces) could overflow `i32`.
+        v.clamp(-i64::from(NNUE_LIMIT), i64::from(NNUE_LIMIT)) as i32
     }
 
     /// The network's evaluation of `pos`, unclamped (what `Network::evaluate_scalar` gives).
