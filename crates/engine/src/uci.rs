@@ -188,9 +188,11 @@ impl Engine {
                 let mut eval = Evaluator::default();
                 println!("Static eval: {} cp (side to move)", eval.evaluate(&b));
                 eval.configure(Some(&self.net));
+                let scaled = eval.evaluate_position(&self.position);
                 println!(
-                    "NNUE eval: {} cp (side to move; {}, {})",
-                    eval.evaluate_position(&self.position),
+                    "NNUE eval: {scaled} cp (side to move; the network's {} cp scaled by \
+                     material; {}, {})",
+                    eval.nnue_raw(&self.position),
                     self.net_name(),
                     nnue::describe(&self.net)
                 );

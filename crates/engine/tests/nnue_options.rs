@@ -167,9 +167,15 @@ fn eval_prints_both_evaluations() {
         let hce = e.wait_for(T, |l| l.starts_with("Static eval:"));
         assert!(hce.ends_with("cp (side to move)"), "{hce}");
         let nnue = e.wait_for(T, |l| l.starts_with("NNUE eval:"));
-        let want = net.evaluate_scalar(&Board::from_fen(FEN, false).unwrap());
+        // The search's evaluation: the network's scaled by the material left.
+        let board = Board::from_fen(FEN, false).unwrap();
+        let raw = net.evaluate_scalar(&board);
+        let material = engram::eval::scale_material(&board);
+        let want = i64::from(raw) * i64::from(26_500 + material) / 36_800;
         assert!(
-            nnue.starts_with(&format!("NNUE eval: {want} cp (side to move; ")),
+            nnue.starts_with(&format!(
+                "NNUE eval: {want} cp (side to move; the network's {raw} cp scaled by material; "
+            )),
             "{nnue}"
         );
         assert!(nnue.contains(shape), "{nnue}");
