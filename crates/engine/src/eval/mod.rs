@@ -141,10 +141,10 @@ impl Evaluator {
         if !self.use_nnue {
             return self.evaluate(pos.board());
         }
-        if pos.board().is_insufficient_material() {
+        let board = pos.board();
+        if board.is_insufficient_material() {
             return 0;
         }
-        let board = pos.board();
         let scale = MATERIAL_SCALE_BASE + scale_material(board);
         let v = i64::from(self.nnue_raw(pos)) * i64::from(scale) / i64::from(MATERIAL_SCALE_ONE);
         // Clamped before narrowing: a scale above 1 (promoted pieces) could overflow `i32`.
