@@ -125,6 +125,12 @@ pub struct TrainArgs {
     /// --mirror.
     #[arg(long, conflicts_with = "mirror")]
     pub king_buckets: bool,
+    /// Score smoothing: each position's target score is the mean of its own search score
+    /// and those of up to N - 1 later positions with the same side to move (every second
+    /// ply), stopping at a mate score or the game's end. 1: the position's own score.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..=train::MAX_SMOOTH as u64))]
+    pub smooth: usize,
     /// Also write an SVG plot of the train and validation loss per epoch.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
@@ -152,6 +158,7 @@ impl TrainArgs {
             mirror: self.mirror,
             king_mirror: self.king_mirror,
             king_buckets: self.king_buckets,
+            smooth: self.smooth,
             ..TrainParams::default()
         };
         params.adamw.decay = self.weight_decay;

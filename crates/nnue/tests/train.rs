@@ -461,7 +461,7 @@ fn load_dir_reads_good_chunks_and_reports_damaged_ones() {
     std::fs::write(dir.join("b.games"), &bad).unwrap();
     std::fs::write(dir.join("c.games"), b"ENGRAMGM").unwrap();
     std::fs::write(dir.join("notes.txt"), b"not a chunk").unwrap();
-    let loaded = load_dir(std::slice::from_ref(&dir), 2).unwrap();
+    let loaded = load_dir(std::slice::from_ref(&dir), 2, 1).unwrap();
     let (positions, report) = (&loaded.positions, &loaded.report);
     assert_eq!(report.files, 1);
     assert_eq!(loaded.game_ends.len(), 30);
@@ -476,7 +476,7 @@ fn load_dir_reads_good_chunks_and_reports_damaged_ones() {
         "{:?}",
         report.damaged
     );
-    assert!(load_dir(&[dir.join("missing")], 1).is_err());
+    assert!(load_dir(&[dir.join("missing")], 1, 1).is_err());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -43,7 +43,9 @@
 //! [`extract`] keeps the position before a scored ply unless: it is within the first
 //! [`MIN_PLY`] plies of the game, the side to move is in check, the move played (the search's
 //! best move) is a capture, en passant or promotion, or the score is a mate score
-//! (|score| ≥ [`MATE_SCORE`]).
+//! (|score| ≥ [`MATE_SCORE`]). [`extract_smoothed`] (the trainer's `--smooth N`) keeps the
+//! same positions with each score replaced by the mean of the scores of that position and of
+//! up to N − 1 later ones with the same side to move.
 
 pub mod chunk;
 mod coded;
@@ -52,7 +54,7 @@ mod range;
 mod record;
 
 pub use chunk::{read_chunk, write_chunk, Chunk, ChunkHeader};
-pub use packed::{extract, Packed, MATE_SCORE, MIN_PLY};
+pub use packed::{extract, extract_smoothed, Packed, MATE_SCORE, MIN_PLY};
 pub use record::{decode_move, encode_move, End, GameRecord, GameResult};
 
 use std::fmt;

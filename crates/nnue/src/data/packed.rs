@@ -185,6 +185,15 @@ impl Packed {
 /// The positions of `game` worth training on (see the module documentation of
 /// [`crate::data`] for the filter), appended to `out`. Returns how many were kept.
 pub fn extract(game: &GameRecord, out: &mut Vec<Packed>) -> usize {
+    extract_smoothed(game, 1, out)
+}
+
+/// As [`extract`], with each kept position's score replaced by the mean of its own score and
+/// the scores of up to `smooth − 1` later positions with the same side to move (every second
+/// ply), stopping at the end of the game or at a mate score: a search 2 or 4 plies later
+/// along the played line sees deeper into the same position, and the mean of several
+/// searches is less noisy than one. `smooth` 1 (or 0) is the position's own score.
+pub fn extract_smoothed(game: &GameRecord, smooth: usize, out: &mut Vec<Packed>) -> usize {
     let mut board = Board::startpos();
     for &mv in &game.opening {
         board.play(mv);
@@ -196,9 +205,53 @@ pub fn extract(game: &GameRecord, out: &mut Vec<Packed>) -> usize {
             || mv.is_en_passant()
             || (!mv.is_castling() && board.piece_on(mv.to()).is_some());
         if ply >= MIN_PLY && !board.in_check() && !noisy && (score as i32).abs() < MATE_SCORE {
+            let score = smoothed_score(&game.scored, i, smooth);
             out.push(Packed::new(&board, score, game.result, ply));
         }
         board.play(mv);
     }
     out.len() - before
+}
+
+/// The mean (rounded to nearest) of the scores at `i`, `i + 2`, … (at most `smooth` of them,
+/// at least the one at `i`), up to the end of `scored` or the first mate score after `i`.
+fn smoothed_score(scored: &[(engram_chess::Move, i16)], i: usize, smooth: usize) -> i16 {
+    let mut sum = 0i32;
+    let mut n = 0i32;
+    for &(_, s) in scored[i..].iter().step_by(2).take(smooth.max(1)) {
+        if n > 0 && (s as i32).abs() >= MATE_SCORE {
+            break;
+        }
+        sum += s as i32;
+        n += 1;
+    }
+    // Round half away from zero; the mean of i16 values fits an i16.
+    ((sum + sum.signum() * n / 2) / n) as i16
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engram_chess::Move;
+
+    fn scores(s: &[i16]) -> Vec<(Move, i16)> {
+        s.iter().map(|&s| (Move::NULL, s)).collect()
+    }
+
+    #[test]
+    fn smoothing_averages_every_second_ply_and_stops_at_mates_and_the_end() {
+        let g = scores(&[10, -99, 20, -99, 60, -99, 1000]);
+        assert_eq!(smoothed_score(&g, 0, 1), 10);
+        assert_eq!(smoothed_score(&g, 0, 0), 10);
+        assert_eq!(smoothed_score(&g, 0, 2), 15);
+        assert_eq!(smoothed_score(&g, 0, 3), 30);
+        // Only four positions with the same side to move remain from 0.
+        assert_eq!(smoothed_score(&g, 0, 9), (10 + 20 + 60 + 1000 + 2) / 4);
+        assert_eq!(smoothed_score(&g, 1, 3), -99);
+        assert_eq!(smoothed_score(&g, 6, 3), 1000);
+        // A mate score ahead ends the mean; negative means round away from zero.
+        let g = scores(&[-10, 0, -15, 0, -31_990]);
+        assert_eq!(smoothed_score(&g, 0, 3), -13);
+        assert_eq!(smoothed_score(&g, 0, 2), -13);
+    }
 }

@@ -1,6 +1,6 @@
 //! Loading training positions from directories of games chunks (`*.games`).
 
-use crate::data::{chunk::read_chunk_file, extract, Packed};
+use crate::data::{chunk::read_chunk_file, extract_smoothed, Packed};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -74,12 +74,12 @@ pub struct Loaded {
 /// positions.
 type FileResult = Result<(Vec<Packed>, Vec<usize>, u64, u64), String>;
 
-fn load_file(path: &Path) -> FileResult {
+fn load_file(path: &Path, smooth: usize) -> FileResult {
     let chunk = read_chunk_file(path).map_err(|e| e.to_string())?;
     let mut out = Vec::new();
     let mut ends = Vec::with_capacity(chunk.games.len());
     for game in &chunk.games {
-        extract(game, &mut out);
+        extract_smoothed(game, smooth, &mut out);
         ends.push(out.len());
     }
     Ok((out, ends, chunk.header.games as u64, chunk.header.positions))
@@ -87,8 +87,9 @@ fn load_file(path: &Path) -> FileResult {
 
 /// Every training position of the `*.games` chunk files in the directories `dirs`, in file
 /// order, read on `threads` threads. Damaged or unreadable files are skipped and listed in
-/// the report (never a panic); a directory that cannot be listed is an error.
-pub fn load_dir(dirs: &[PathBuf], threads: usize) -> Result<Loaded, String> {
+/// the report (never a panic); a directory that cannot be listed is an error. `smooth` is
+/// the score smoothing of [`crate::data::extract_smoothed`] (1: each position's own score).
+pub fn load_dir(dirs: &[PathBuf], threads: usize, smooth: usize) -> Result<Loaded, String> {
     let files = chunk_files(dirs)?;
     let next = AtomicUsize::new(0);
     let mut results: Vec<(usize, FileResult)> = std::thread::scope(|scope| {
@@ -99,7 +100,7 @@ pub fn load_dir(dirs: &[PathBuf], threads: usize) -> Result<Loaded, String> {
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(path) = files.get(i) else { break };
-                        mine.push((i, load_file(path)));
+                        mine.push((i, load_file(path, smooth)));
                     }
                     mine
                 })

@@ -48,6 +48,8 @@ pub const DEFAULT_LR: f32 = 0.001;
 pub const DEFAULT_VAL_FRACTION: f64 = 0.02;
 /// Default number of epochs.
 pub const DEFAULT_EPOCHS: usize = 40;
+/// The most scores [`TrainParams::smooth`] may average.
+pub const MAX_SMOOTH: usize = 16;
 /// Default number of output buckets (one: the plain network).
 pub const DEFAULT_BUCKETS: usize = 1;
 
@@ -98,6 +100,10 @@ pub struct TrainParams {
     /// shared set that every bucket adds (the factoriser, folded in when quantised). Refused
     /// with `mirror` for the same reason as `king_mirror`.
     pub king_buckets: bool,
+    /// Score smoothing: each position's target score is the mean of its own search score
+    /// and those of up to `smooth − 1` later positions with the same side to move
+    /// ([`crate::data::extract_smoothed`]); 1 is the position's own score.
+    pub smooth: usize,
 }
 
 impl Default for TrainParams {
@@ -119,6 +125,7 @@ impl Default for TrainParams {
             mirror: false,
             king_mirror: false,
             king_buckets: false,
+            smooth: 1,
         }
     }
 }
@@ -159,6 +166,12 @@ impl TrainParams {
                         mirror image light the same features"
                     .into(),
             );
+        }
+        if !(1..=MAX_SMOOTH).contains(&self.smooth) {
+            return Err(format!(
+                "score smoothing {} must be 1 to {MAX_SMOOTH}",
+                self.smooth
+            ));
         }
         if self.lr_drop_epoch == Some(0) {
             return Err("the learning-rate drop epoch counts from 1".into());
@@ -209,6 +222,7 @@ impl TrainParams {
             ("mirror", self.mirror.to_string()),
             ("king_mirror", self.king_mirror.to_string()),
             ("king_buckets", self.king_buckets.to_string()),
+            ("smooth", self.smooth.to_string()),
         ]
     }
 }
@@ -432,7 +446,7 @@ pub fn train(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<TrainReport, String> {
     config.params.validate()?;
-    let loaded = load_dir(&config.data, config.params.threads)?;
+    let loaded = load_dir(&config.data, config.params.threads, config.params.smooth)?;
     let load = loaded.report;
     progress(Progress::Loaded(&load));
     if loaded.positions.is_empty() {
