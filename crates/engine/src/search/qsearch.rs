@@ -66,8 +66,19 @@ impl Searcher {
         let mut best_move = engram_chess::Move::NULL;
         let mut picker = MovePicker::qsearch(&board, tt.mv);
         let mut searched = 0;
+        let mut seen = 0;
         while let Some(mv) = picker.next(&board, &self.history) {
+            seen += 1;
             if !in_check {
+                // Move-count pruning (as Stockfish): after the first two captures, only
+                // promotions and checks.
+                if seen > 2 && !mv.is_promotion() {
+                    let mut after = board;
+                    after.play(mv);
+                    if !after.in_check() {
+                        continue;
+                    }
+                }
                 // Delta pruning: even winning this material does not reach alpha.
                 if !mv.is_promotion()
                     && stand_pat + capture_value(&board, mv) + params::qs_delta_margin() <= alpha
