@@ -1,6 +1,6 @@
 //! Quiescence search: at depth 0, only captures and promotions (every move in check) until the
-//! position is quiet, with stand pat on the static evaluation, delta and SEE pruning, and the
-//! table probed and stored at draft 0.
+//! position is quiet, with stand pat on the static evaluation, move-count, delta and SEE
+//! pruning, and the table probed and stored at draft 0.
 
 use super::params;
 use super::picker::MovePicker;
