@@ -70,20 +70,21 @@ impl Searcher {
         while let Some(mv) = picker.next(&board, &self.history) {
             seen += 1;
             if !in_check {
+                // Delta pruning: even winning this material does not reach alpha.
+                if !mv.is_promotion()
+                    && stand_pat + capture_value(&board, mv) + params::qs_delta_margin() <= alpha
+                {
+                    continue;
+                }
                 // Move-count pruning (as Stockfish): after the first two captures, only
-                // promotions and checks.
+                // promotions and checks (after the cheaper delta test: it plays the move on a
+                // copy to see whether it checks).
                 if seen > 2 && !mv.is_promotion() {
                     let mut after = board;
                     after.play(mv);
                     if !after.in_check() {
                         continue;
                     }
-                }
-                // Delta pruning: even winning this material does not reach alpha.
-                if !mv.is_promotion()
-                    && stand_pat + capture_value(&board, mv) + params::qs_delta_margin() <= alpha
-                {
-                    continue;
                 }
                 if !see_ge(&board, mv, 0) {
                     continue;
