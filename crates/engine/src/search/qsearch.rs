@@ -77,14 +77,9 @@ impl Searcher {
                     continue;
                 }
                 // Move-count pruning (as Stockfish): after the first two captures, only
-                // promotions and checks (after the cheaper delta test: it plays the move on a
-                // copy to see whether it checks).
-                if seen > 2 && !mv.is_promotion() {
-                    let mut after = board;
-                    after.play(mv);
-                    if !after.in_check() {
-                        continue;
-                    }
+                // promotions and checks.
+                if seen > 2 && !mv.is_promotion() && !board.gives_check(mv) {
+                    continue;
                 }
                 if !see_ge(&board, mv, 0) {
                     continue;
