@@ -53,6 +53,7 @@ fn gives_check_agrees_with_playing_the_move() {
         total.0 += checks;
         total.1 += moves;
     }
+    eprintln!("checking moves, moves: {total:?}");
     // Enough moves, and checks among them, for the test to mean something.
     assert!(total.0 > 10_000 && total.1 > 1_000_000, "{total:?}");
 }
