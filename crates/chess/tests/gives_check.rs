@@ -1,13 +1,13 @@
 //! `Board::gives_check` against playing the move and asking `in_check`, for every legal move
-//! of every position two plies deep from the perft corpora (castling in Chess960 too, en
-//! passant, double checks and promotions included).
+//! of the perft corpora's positions and of the positions one or two moves after them
+//! (castling in Chess960 too, en passant, double checks and promotions included).
 
 mod common;
 
 use engram_chess::Board;
 
-/// Checks every legal move of `board` and, `depth` more plies down, of its children; returns
-/// how many moves gave check.
+/// Checks every legal move of `board` and, `depth` more plies down, of its descendants;
+/// counts the moves and the checks among them.
 fn walk(board: &Board, depth: u32, checks: &mut u64, moves: &mut u64) {
     for &mv in board.legal_moves().iter() {
         let mut after = *board;
