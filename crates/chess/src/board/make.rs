@@ -196,8 +196,8 @@ impl Board {
         let mut knights = ours(PieceKind::Knight);
         let mut diagonal = ours(PieceKind::Bishop) | ours(PieceKind::Queen);
         let mut straight = ours(PieceKind::Rook) | ours(PieceKind::Queen);
-        // The moving side's piece that lands last (the rook when castling) and its square;
-        // the occupancy as it is after the move.
+        // The piece that may give a direct check and its square after the move (when
+        // castling, the rook: a king gives none); `occ` becomes the occupancy after the move.
         let (kind, to) = match mv.kind() {
             MoveKind::Castling => {
                 let side = CastleSide::of(from, to);
