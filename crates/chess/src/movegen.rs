@@ -118,6 +118,23 @@ impl MoveList {
         &mut self.moves[..self.len]
     }
 
+    /// Keeps the first `len` moves (all of them if there are fewer).
+    ///
+    /// ```
+    /// use engram_chess::{Board, GenType, MoveList};
+    /// let mut list = MoveList::new();
+    /// Board::startpos().generate(GenType::All, &mut list);
+    /// let first = list[0];
+    /// list.truncate(1);
+    /// assert_eq!(list.as_slice(), &[first]);
+    /// list.truncate(5);
+    /// assert_eq!(list.len(), 1);
+    /// ```
+    #[inline]
+    pub fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+
     /// Empties the list.
     #[inline]
     pub fn clear(&mut self) {

@@ -28,10 +28,12 @@ pub struct MovePicker {
     tt_move: Move,
     killers: [Move; 2],
     counter: Move,
+    /// The generated moves of the current stage; bad captures, once passed over, are kept in
+    /// the consumed front of it (`..bad_end`) and handed out last.
     list: MoveList,
     scores: [i32; 256],
     index: usize,
-    bad: MoveList,
+    bad_end: usize,
     bad_index: usize,
     /// Quiescence mode: no quiet moves (except evasions when in check).
     noisy_only: bool,
@@ -66,7 +68,7 @@ impl MovePicker {
             list: MoveList::new(),
             scores: [0; 256],
             index: 0,
-            bad: MoveList::new(),
+            bad_end: 0,
             bad_index: 0,
             noisy_only: false,
             skip_quiets: false,
@@ -90,19 +92,20 @@ impl MovePicker {
         p
     }
 
+    /// The first of the highest-scored moves left (at `index` or after), swapped to `index`.
     fn pick_best(&mut self) -> Option<Move> {
-        if self.index >= self.list.len() {
+        let (start, len) = (self.index, self.list.len());
+        if start >= len {
             return None;
         }
-        let mut best = self.index;
-        for i in self.index + 1..self.list.len() {
-            if self.scores[i] > self.scores[best] {
-                best = i;
-            }
-        }
-        self.list.as_mut_slice().swap(self.index, best);
-        self.scores.swap(self.index, best);
-        let mv = self.list[self.index];
+        // Two passes, both simple enough to vectorise: the highest score, then the first
+        // move with it (the order a plain selection sort gives).
+        let scores = &self.scores[start..len];
+        let top = scores.iter().copied().fold(i32::MIN, i32::max);
+        let best = start + scores.iter().position(|&s| s == top).unwrap_or(0);
+        self.list.as_mut_slice().swap(start, best);
+        self.scores.swap(start, best);
+        let mv = self.list[start];
         self.index += 1;
         Some(mv)
     }
@@ -136,7 +139,9 @@ impl MovePicker {
                             continue;
                         }
                         if !self.noisy_only && !see_ge(board, mv, 0) {
-                            self.bad.push(mv);
+                            // Its slot is consumed: keep it in the front of the list.
+                            self.list.as_mut_slice()[self.bad_end] = mv;
+                            self.bad_end += 1;
                             continue;
                         }
                         return Some(mv);
@@ -173,13 +178,14 @@ impl MovePicker {
                 }
                 Stage::GenQuiet => {
                     self.stage = Stage::Quiet;
+                    self.list.truncate(self.bad_end);
+                    self.index = self.bad_end;
                     if self.skip_quiets {
                         continue;
                     }
-                    self.list.clear();
                     board.generate(GenType::Quiet, &mut self.list);
                     let side = board.side_to_move();
-                    for i in 0..self.list.len() {
+                    for i in self.bad_end..self.list.len() {
                         let mv = self.list[i];
                         let pt = board
                             .piece_on(mv.from())
@@ -188,7 +194,6 @@ impl MovePicker {
                             + history.cont(self.cont[0], pt)
                             + history.cont(self.cont[1], pt);
                     }
-                    self.index = 0;
                 }
                 Stage::Quiet => {
                     if !self.skip_quiets {
@@ -206,9 +211,9 @@ impl MovePicker {
                     self.stage = Stage::BadNoisy;
                 }
                 Stage::BadNoisy => {
-                    if self.bad_index < self.bad.len() {
+                    if self.bad_index < self.bad_end {
                         self.bad_index += 1;
-                        return Some(self.bad[self.bad_index - 1]);
+                        return Some(self.list[self.bad_index - 1]);
                     }
                     self.stage = Stage::Done;
                 }
