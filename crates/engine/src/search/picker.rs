@@ -29,12 +29,11 @@ pub struct MovePicker {
     killers: [Move; 2],
     counter: Move,
     /// The generated moves of the current stage; bad captures, once passed over, are kept in
-    /// the consumed front of it (`..bad_end`) and handed out last.
+    /// the consumed front of it (`..bad_end`) and handed out last (`index` walks them again).
     list: MoveList,
     scores: [i32; 256],
     index: usize,
     bad_end: usize,
-    bad_index: usize,
     /// Quiescence mode: no quiet moves (except evasions when in check).
     noisy_only: bool,
     /// Set by the search to skip the remaining quiet moves (late-move / futility pruning).
@@ -69,7 +68,6 @@ impl MovePicker {
             scores: [0; 256],
             index: 0,
             bad_end: 0,
-            bad_index: 0,
             noisy_only: false,
             skip_quiets: false,
             cont,
@@ -209,11 +207,12 @@ impl MovePicker {
                         }
                     }
                     self.stage = Stage::BadNoisy;
+                    self.index = 0;
                 }
                 Stage::BadNoisy => {
-                    if self.bad_index < self.bad_end {
-                        self.bad_index += 1;
-                        return Some(self.list[self.bad_index - 1]);
+                    if self.index < self.bad_end {
+                        self.index += 1;
+                        return Some(self.list[self.index - 1]);
                     }
                     self.stage = Stage::Done;
                 }
