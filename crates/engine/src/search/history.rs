@@ -1,5 +1,5 @@
-//! Move-ordering statistics: killers, counter moves, butterfly (quiet) history, capture
-//! history and continuation history, all updated with "gravity" (a bonus shrinks as the
+//! Move-ordering statistics: killers, counter moves, butterfly (quiet) history, pawn-structure
+//! history, capture history and continuation history, all updated with "gravity" (a bonus shrinks as the
 //! value approaches its bound, so old information fades).
 
 use super::params;
@@ -23,6 +23,9 @@ impl PieceTo {
 
 const PT: usize = 12 * 64 + 1;
 
+/// Entries of the pawn-structure history (a power of two: indexed by the pawn key's low bits).
+pub const PAWN_ENTRIES: usize = 512;
+
 /// All history tables of one search thread.
 pub struct History {
     /// Quiet moves by side, from and to.
@@ -31,6 +34,9 @@ pub struct History {
     pub capture: Box<[[i16; 6]; PT]>,
     /// Continuation history: previous piece-to → current piece-to.
     pub continuation: Vec<[i16; PT]>,
+    /// Quiet moves by piece-to under a pawn structure (the pawn key's low bits), as
+    /// Stockfish 16 has it: which moves work with these pawns.
+    pub pawn: Vec<[i16; PT]>,
     /// The reply that refuted the previous move, by previous piece-to.
     pub counter: Box<[Move; PT]>,
 }
@@ -41,6 +47,7 @@ impl Default for History {
             butterfly: Box::new([[[0; 64]; 64]; 2]),
             capture: Box::new([[0; 6]; PT]),
             continuation: vec![[0; PT]; PT],
+            pawn: vec![[0; PT]; PAWN_ENTRIES],
             counter: Box::new([Move::NULL; PT]),
         }
     }
@@ -82,6 +89,18 @@ impl History {
     #[inline]
     pub fn cont_mut(&mut self, prev: PieceTo, cur: PieceTo) -> &mut i16 {
         &mut self.continuation[prev.0 as usize][cur.0 as usize]
+    }
+
+    /// The pawn-structure score of the quiet move `cur` on `board`.
+    #[inline]
+    pub fn pawn(&self, board: &Board, cur: PieceTo) -> i32 {
+        self.pawn[board.pawn_key() as usize % PAWN_ENTRIES][cur.0 as usize] as i32
+    }
+
+    /// Mutable access to a pawn-structure value.
+    #[inline]
+    pub fn pawn_mut(&mut self, board: &Board, cur: PieceTo) -> &mut i16 {
+        &mut self.pawn[board.pawn_key() as usize % PAWN_ENTRIES][cur.0 as usize]
     }
 
     /// The capture-history score of a capture.

@@ -507,6 +507,7 @@ impl Searcher {
             );
             history::update(self.history.cont_mut(prev, pt), b);
             history::update(self.history.cont_mut(prev2, pt), b);
+            history::update(self.history.pawn_mut(board, pt), b);
             for &(mv, pt) in quiets {
                 history::update(
                     &mut self.history.butterfly[us.index()][mv.from().index()][mv.to().index()],
@@ -514,6 +515,7 @@ impl Searcher {
                 );
                 history::update(self.history.cont_mut(prev, pt), -b);
                 history::update(self.history.cont_mut(prev2, pt), -b);
+                history::update(self.history.pawn_mut(board, pt), -b);
             }
         } else {
             history::update(self.history.capture_mut(board, best), b);

@@ -190,7 +190,8 @@ impl MovePicker {
                             .map_or(PieceTo::NONE, |p| PieceTo::new(p, mv.to()));
                         self.scores[i] = history.quiet(side, mv)
                             + history.cont(self.cont[0], pt)
-                            + history.cont(self.cont[1], pt);
+                            + history.cont(self.cont[1], pt)
+                            + history.pawn(board, pt);
                     }
                 }
                 Stage::Quiet => {
