@@ -1,6 +1,6 @@
 //! Move-ordering statistics: killers, counter moves, butterfly (quiet) history, pawn-structure
-//! history, capture history and continuation history, all updated with "gravity" (a bonus shrinks as the
-//! value approaches its bound, so old information fades).
+//! history, capture history and continuation history, all updated with "gravity" (a bonus
+//! shrinks as the value approaches its bound, so old information fades).
 
 use super::params;
 use engram_chess::{Board, Color, Move, Piece, Square};
@@ -127,4 +127,45 @@ fn capture_index(board: &Board, mv: Move) -> (PieceTo, usize) {
         board.piece_on(mv.to()).map_or(0, |p| p.kind().index())
     };
     (pt, victim)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The pawn-structure history is shared by positions with the same pawns (whatever the
+    /// pieces do) and kept apart for other pawn structures.
+    #[test]
+    fn pawn_history_follows_the_pawn_structure() {
+        let start = Board::from_fen(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            false,
+        )
+        .unwrap();
+        let knight_out = Board::from_fen(
+            "rnbqkb1r/pppppppp/5n2/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 2 2",
+            false,
+        )
+        .unwrap();
+        let e4 = Board::from_fen(
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+            false,
+        )
+        .unwrap();
+        assert_eq!(start.pawn_key(), knight_out.pawn_key());
+        assert_ne!(
+            start.pawn_key() as usize % PAWN_ENTRIES,
+            e4.pawn_key() as usize % PAWN_ENTRIES
+        );
+        let mv = start.parse_uci("g1f3").unwrap();
+        let pt = PieceTo::new(start.piece_on(mv.from()).unwrap(), mv.to());
+        let mut history = History::default();
+        update(history.pawn_mut(&start, pt), 400);
+        assert!(history.pawn(&start, pt) > 0);
+        assert_eq!(history.pawn(&knight_out, pt), history.pawn(&start, pt));
+        assert_eq!(history.pawn(&e4, pt), 0);
+        update(history.pawn_mut(&e4, pt), -400);
+        assert!(history.pawn(&e4, pt) < 0);
+        assert!(history.pawn(&start, pt) > 0);
+    }
 }
