@@ -94,13 +94,13 @@ impl History {
     /// The pawn-structure score of the quiet move `cur` on `board`.
     #[inline]
     pub fn pawn(&self, board: &Board, cur: PieceTo) -> i32 {
-        self.pawn[board.pawn_key() as usize % PAWN_ENTRIES][cur.0 as usize] as i32
+        self.pawn[pawn_index(board)][cur.0 as usize] as i32
     }
 
     /// Mutable access to a pawn-structure value.
     #[inline]
     pub fn pawn_mut(&mut self, board: &Board, cur: PieceTo) -> &mut i16 {
-        &mut self.pawn[board.pawn_key() as usize % PAWN_ENTRIES][cur.0 as usize]
+        &mut self.pawn[pawn_index(board)][cur.0 as usize]
     }
 
     /// The capture-history score of a capture.
@@ -116,6 +116,12 @@ impl History {
         let (pt, victim) = capture_index(board, mv);
         &mut self.capture[pt.0 as usize][victim]
     }
+}
+
+/// The pawn-structure history's row for `board`: its pawn key's low bits.
+#[inline]
+fn pawn_index(board: &Board) -> usize {
+    board.pawn_key() as usize % PAWN_ENTRIES
 }
 
 fn capture_index(board: &Board, mv: Move) -> (PieceTo, usize) {
@@ -153,10 +159,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(start.pawn_key(), knight_out.pawn_key());
-        assert_ne!(
-            start.pawn_key() as usize % PAWN_ENTRIES,
-            e4.pawn_key() as usize % PAWN_ENTRIES
-        );
+        assert_ne!(pawn_index(&start), pawn_index(&e4));
         let mv = start.parse_uci("g1f3").unwrap();
         let pt = PieceTo::new(start.piece_on(mv.from()).unwrap(), mv.to());
         let mut history = History::default();
