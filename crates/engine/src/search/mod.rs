@@ -192,6 +192,8 @@ struct Frame {
     excluded: Move,
     /// Double extensions on the path from the root to this ply.
     double_exts: i32,
+    /// The late-move reduction of the move being searched from this ply (0 when none).
+    reduction: i32,
 }
 
 /// Stack frames before ply 0, so `ply - 2` is always valid.

@@ -112,6 +112,10 @@ impl Searcher {
         let stored_eval = if in_check { EVAL_NONE } else { raw_eval as i16 };
         self.stack[ply + OFF].eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply + OFF - 2].eval;
+        if !in_check && !singular_search {
+            let parent = &self.stack[ply + OFF - 1];
+            depth += hindsight(depth, parent.reduction, static_eval, parent.eval);
+        }
 
         if !PV && !in_check && !singular_search {
             // Reverse futility pruning.
@@ -450,7 +454,9 @@ impl Searcher {
         // `a` is the alpha the last search of `s` used; `depth` that search's depth.
         let mut a = alpha;
         let mut depth = new_depth - r;
+        self.stack[ply + OFF].reduction = r;
         let mut s = -self.negamax::<false>(-a - 1, -a, depth, ply + 1, true);
+        self.stack[ply + OFF].reduction = 0;
         while s > a && !self.stopped() {
             let raised = current(a);
             if depth < new_depth {
@@ -642,4 +648,73 @@ pub(super) fn next_child(
         });
     }
     None
+}
+
+/// Hindsight on a reduction, as Stockfish 17 has it: the plies to add to a node's `depth`
+/// given the late-move reduction `prior_r` its parent gave the move into it and both static
+/// evaluations (each from its own side to move; `-INF` in check). A node reduced a lot,
+/// whose evaluation the opponent's move did not make worse for it than the parent's was
+/// for the parent, gets a ply back; a reduced node where both sides' evaluations say each
+/// is better off (a quiet position, the reduction was right) loses one.
+pub(super) fn hindsight(depth: i32, prior_r: i32, static_eval: i32, parent_eval: i32) -> i32 {
+    if parent_eval == -INF || static_eval == -INF {
+        0
+    } else if prior_r >= params::hindsight_min_r() && static_eval <= -parent_eval {
+        1
+    } else if prior_r >= 1 && depth >= 2 && static_eval + parent_eval > params::hindsight_margin() {
+        -1
+    } else {
+        0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Control;
+    use engram_chess::Position;
+    use engram_tt::Table;
+    use std::sync::Arc;
+
+    #[test]
+    fn hindsight_gives_back_a_ply_only_after_a_large_reduction() {
+        // Reduced by 3, and the side to move sees itself no better off than the parent's
+        // evaluation said (the parent's move did not worsen things for it): a ply back.
+        assert_eq!(hindsight(6, 3, -60, 50), 1);
+        assert_eq!(hindsight(6, 3, -50, 50), 1);
+        // Better off than the parent said: none.
+        assert_eq!(hindsight(6, 3, -49, 50), 0);
+        // A small reduction: none back.
+        assert_eq!(hindsight(6, 2, -60, 50), 0);
+        // Reduced, and both sides think they are better by more than the margin: a ply less.
+        let m = params::hindsight_margin();
+        assert_eq!(hindsight(6, 1, m, 1), -1);
+        assert_eq!(hindsight(6, 1, m, 0), 0);
+        assert_eq!(hindsight(1, 1, m, 1), 0, "not below depth 2");
+        assert_eq!(hindsight(6, 0, m, 1), 0, "not without a reduction");
+        // In check at either node: no change.
+        assert_eq!(hindsight(6, 5, -INF, 50), 0);
+        assert_eq!(hindsight(6, 5, 50, -INF), 0);
+    }
+
+    /// Every reduction a search records on its stack is taken back after the reduced search,
+    /// so no node later sees a reduction its parent did not make.
+    #[test]
+    fn a_search_leaves_no_reduction_on_the_stack() {
+        let mut s = Searcher::new(
+            Arc::new(Table::new(1).unwrap()),
+            Arc::new(Control::default()),
+        );
+        s.verbose = false;
+        let board = Board::from_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            false,
+        )
+        .unwrap();
+        s.pos = Position::new(board);
+        for depth in 1..=7 {
+            s.negamax::<true>(-INF, INF, depth, 0, false);
+            assert!(s.stack.iter().all(|f| f.reduction == 0), "depth {depth}");
+        }
+    }
 }

@@ -178,6 +178,12 @@ params! {
     lmr_skip_root: 3, 1..=10;
     /// Late-move reductions: one ply less per this much history score.
     lmr_history_div: 8192, 2048..=32768;
+    /// Hindsight: a node whose parent reduced the move into it by at least this many plies,
+    /// and whose evaluation is no better than the parent's was, gets a ply back.
+    hindsight_min_r: 3, 1..=8;
+    /// Hindsight: a reduced node loses a ply when its evaluation and its parent's, each
+    /// from its own side, add up to more than this many centipawns.
+    hindsight_margin: 200, 0..=800;
     /// Late-move reductions: a reduced move that beats alpha by more than this many
     /// centipawns, plus `lmr_deeper_per_ply` per ply of reduction, is verified a ply deeper.
     lmr_deeper_base: 24, 0..=200;
