@@ -653,9 +653,9 @@ pub(super) fn next_child(
 /// Hindsight on a reduction, as Stockfish 17 has it: the plies to add to a node's `depth`
 /// given the late-move reduction `prior_r` its parent gave the move into it and both static
 /// evaluations (each from its own side to move; `-INF` in check). A node reduced a lot,
-/// whose evaluation the opponent's move did not make worse for it than the parent's was
-/// for the parent, gets a ply back; a reduced node where both sides' evaluations say each
-/// is better off (a quiet position, the reduction was right) loses one.
+/// whose side to move stands no better than the parent's evaluation said (the move into it
+/// did not worsen things for the side that made it), gets a ply back; a reduced node where
+/// both sides' evaluations say each is better off (the reduction was right) loses one.
 pub(super) fn hindsight(depth: i32, prior_r: i32, static_eval: i32, parent_eval: i32) -> i32 {
     if parent_eval == -INF || static_eval == -INF {
         0
@@ -679,7 +679,7 @@ mod tests {
     #[test]
     fn hindsight_gives_back_a_ply_only_after_a_large_reduction() {
         // Reduced by 3, and the side to move sees itself no better off than the parent's
-        // evaluation said (the parent's move did not worsen things for it): a ply back.
+        // evaluation said (the move did not worsen things for the side that made it).
         assert_eq!(hindsight(6, 3, -60, 50), 1);
         assert_eq!(hindsight(6, 3, -50, 50), 1);
         // Better off than the parent said: none.
