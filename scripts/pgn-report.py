@@ -74,10 +74,9 @@ def games_of(paths, engine):
                 side_tc = h.get("WhiteTimeControl" if white else "BlackTimeControl")
                 tc = parse_tc(side_tc or h.get("TimeControl", "0+0"))
                 moves = []  # (ply, engine moved, score from the mover's view, seconds)
-                board = game.board()
+                white_first = game.board().turn == chess.WHITE
                 for ply, node in enumerate(game.mainline(), start=1):
-                    mover_white = board.turn == chess.WHITE
-                    board.push(node.move)
+                    mover_white = (ply % 2 == 1) == white_first
                     parsed = parse_comment(node.comment)
                     if parsed:
                         moves.append((ply, mover_white == white, parsed[0], parsed[1]))
@@ -149,9 +148,9 @@ def report_first(games, threshold):
     for label, points in (("losses", 0.0), ("wins", 1.0)):
         decided = [g for g in games if g["points"] == points]
         winner_first, gaps, loser_then = 0, [], []
+        # The winner is the other side in a loss, the engine in a win.
+        winner_is_me = points == 1.0
         for g in decided:
-            # The winner is the other side in a loss, the engine in a win.
-            winner_is_me = points == 1.0
             win_at = lose_at = None
             last_loser = None
             for ply, mine, score, _ in g["moves"]:
