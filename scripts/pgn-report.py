@@ -98,6 +98,8 @@ def elo_line(pent):
     except ImportError:
         return "(match.py not found: no Elo)"
     st = match.dist_stats(pent, [0.0, 0.25, 0.5, 0.75, 1.0])
+    if st is None:
+        return "(no complete game pairs: no Elo)"
     return ", ".join(
         f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}" for k, v in st.items()
     )
@@ -112,11 +114,19 @@ def report_results(games):
     for g in games:
         pairs[(g["file"], g["round"].split(".")[0])].append(g["points"])
     pent = [0] * 5
+    odd = 0
     for pts in pairs.values():
         if len(pts) == 2:
             pent[int(round(2 * sum(pts)))] += 1
+        elif len(pts) > 2:
+            odd += 1
     print(f"games {len(games)}: W {w} L {l} D {d}, score {100 * score:.2f}%")
     print(f"pentanomial [LL, LD, DD or WL, WD, WW] {pent}")
+    if odd:
+        print(
+            f"  {odd} rounds have more than two games in one file (PGNs concatenated?): "
+            "left out of the pentanomial; pass each match's PGN as its own argument"
+        )
     print(f"  {elo_line(pent)}")
 
 
