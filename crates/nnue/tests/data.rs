@@ -3,7 +3,8 @@
 use engram_chess::{Board, Move};
 use engram_nnue::data::{
     chunk::{chunk_bytes, chunk_bytes_version, read_header, recode},
-    extract, read_chunk, ChunkHeader, DataError, End, GameRecord, GameResult, Packed,
+    extract, read_chunk, trained_ply, ChunkHeader, DataError, End, GameRecord, GameResult, Packed,
+    UNSCORED,
 };
 use engram_nnue::features::Layout;
 
@@ -58,7 +59,8 @@ fn round_trip() {
         .collect();
     let bytes = chunk_bytes(header(), &games);
     let chunk = read_chunk(&bytes).unwrap();
-    assert_eq!(chunk.games, games);
+    // Version 3: every move, and the scores of the positions the trainer may learn from.
+    assert_eq!(chunk.games, trained_only(&games));
     assert_eq!(chunk.header.games, 40);
     assert_eq!(
         chunk.header.positions,
@@ -73,37 +75,105 @@ fn round_trip() {
     assert!(bytes.len() < 72 + 5 * 40 + 3 * plies);
 }
 
+/// The games as format version 3 keeps them.
+fn trained_only(games: &[GameRecord]) -> Vec<GameRecord> {
+    games.iter().map(GameRecord::trained_scores_only).collect()
+}
+
+/// The positions and scores the trainer takes from `games`.
+fn extracted(games: &[GameRecord]) -> Vec<Packed> {
+    let mut out = Vec::new();
+    for g in games {
+        extract(g, &mut out);
+    }
+    out
+}
+
 #[test]
-fn both_versions_round_trip_and_the_second_is_smaller() {
+fn every_version_round_trips_and_each_is_smaller() {
     let games: Vec<_> = (0..40)
         .map(|i| random_game(50 + i, 20 + i as usize * 7))
         .collect();
     let v1 = chunk_bytes_version(header(), &games, 1);
     let v2 = chunk_bytes_version(header(), &games, 2);
-    assert_eq!(v2, chunk_bytes(header(), &games), "version 2 is written");
-    assert_eq!(&v1[8..12], &1u32.to_le_bytes());
-    assert_eq!(&v2[8..12], &2u32.to_le_bytes());
-    for bytes in [&v1, &v2] {
+    let v3 = chunk_bytes_version(header(), &games, 3);
+    assert_eq!(v3, chunk_bytes(header(), &games), "version 3 is written");
+    for (v, bytes) in [(1u32, &v1), (2, &v2), (3, &v3)] {
+        assert_eq!(&bytes[8..12], &v.to_le_bytes());
         let chunk = read_chunk(bytes).unwrap();
-        assert_eq!(chunk.games, games);
+        let want = if v == 3 {
+            trained_only(&games)
+        } else {
+            games.clone()
+        };
+        assert_eq!(chunk.games, want, "version {v}");
         assert_eq!(chunk.header, read_header(bytes).unwrap());
+        // Whatever the version, the trainer gets the same positions and scores.
+        assert_eq!(extracted(&chunk.games), extracted(&games), "version {v}");
     }
-    // Random moves and uniform scores are the worst case; self-play data gains 1.85x.
+    // Version 3 drops scores, and only those of positions no one trains on.
+    let three = read_chunk(&v3).unwrap().games;
+    let mut dropped = 0;
+    for (g, orig) in three.iter().zip(&games) {
+        let mut board = Board::startpos();
+        for &mv in &g.opening {
+            board.play(mv);
+        }
+        for (i, (&(mv, s), &(_, s0))) in g.scored.iter().zip(&orig.scored).enumerate() {
+            let trained = trained_ply(&board, mv, g.opening.len() + i);
+            assert_eq!(s, if trained { s0 } else { UNSCORED });
+            dropped += usize::from(!trained);
+            board.play(mv);
+        }
+    }
+    assert!(dropped > 0);
+    // Random moves and uniform scores are the worst case; self-play data gains 1.85x, and
+    // version 3 another fifth.
     assert!(v2.len() < v1.len(), "{} against {}", v2.len(), v1.len());
-    // Mate scores and extreme sums round-trip too.
+    assert!(v3.len() < v2.len(), "{} against {}", v3.len(), v2.len());
+    // Mate scores and extreme sums round-trip too (version 2 keeps any i16; version 3 any
+    // score a search gives, and refuses to write a trained position without one).
     let mut g = random_game(9, 40);
     let n = g.scored.len();
-    for (i, s) in [i16::MAX, i16::MIN, -31990, 31990, i16::MIN, i16::MIN]
+    for (i, s) in [i16::MAX, -i16::MAX, -31990, 31990, i16::MIN, i16::MIN]
         .into_iter()
         .enumerate()
     {
         g.scored[n - 1 - i].1 = s;
     }
-    let games = vec![g];
+    let two = vec![g.clone()];
+    let bytes = chunk_bytes_version(header(), &two, 2);
+    assert_eq!(read_chunk(&bytes).unwrap().games, two);
+    for s in &mut g.scored {
+        if s.1 == i16::MIN {
+            s.1 = -i16::MAX;
+        }
+    }
+    let three = vec![g];
     assert_eq!(
-        read_chunk(&chunk_bytes(header(), &games)).unwrap().games,
-        games
+        read_chunk(&chunk_bytes(header(), &three)).unwrap().games,
+        trained_only(&three)
     );
+}
+
+#[test]
+#[should_panic(expected = "a trained position without a score")]
+fn version_3_needs_every_trained_score() {
+    let g = random_game(11, 60).trained_scores_only();
+    let mut board = Board::startpos();
+    for &mv in &g.opening {
+        board.play(mv);
+    }
+    let mut g = g;
+    for i in 0..g.scored.len() {
+        let mv = g.scored[i].0;
+        if trained_ply(&board, mv, g.opening.len() + i) {
+            g.scored[i].1 = UNSCORED;
+            break;
+        }
+        board.play(mv);
+    }
+    chunk_bytes(header(), &[g]);
 }
 
 #[test]
@@ -114,11 +184,21 @@ fn recoding_is_lossless_and_leaves_current_chunks_alone() {
     let mut h = header();
     h.generator = 0xfeed_beef;
     let v1 = chunk_bytes_version(h, &games, 1);
-    let v2 = recode(&v1).unwrap().expect("a version 1 chunk is recoded");
-    // The image the generator would have written in version 2: same header, same games.
-    assert_eq!(v2, chunk_bytes(h, &games));
-    assert_eq!(read_chunk(&v2).unwrap(), read_chunk(&v1).unwrap());
-    assert_eq!(recode(&v2).unwrap(), None, "version 2 is left as it is");
+    let v2 = chunk_bytes_version(h, &games, 2);
+    let v3 = recode(&v1).unwrap().expect("a version 1 chunk is recoded");
+    // The image the generator would have written in version 3: same header, same games but
+    // for the scores no one trains on, the same training positions.
+    assert_eq!(v3, chunk_bytes(h, &games));
+    let (old, new) = (read_chunk(&v1).unwrap(), read_chunk(&v3).unwrap());
+    assert_eq!(new.header, old.header);
+    assert_eq!(new.games, trained_only(&old.games));
+    assert_eq!(extracted(&new.games), extracted(&old.games));
+    assert_eq!(
+        recode(&v2).unwrap(),
+        Some(v3.clone()),
+        "version 2 is recoded too"
+    );
+    assert_eq!(recode(&v3).unwrap(), None, "version 3 is left as it is");
     // A damaged chunk is refused, not recoded.
     for at in [0, 9, 60, 70, v1.len() / 2] {
         let mut b = v1.clone();
@@ -134,6 +214,7 @@ fn damage_is_an_error() {
     for version in [1, 2] {
         damage_is_an_error_in(&games, &chunk_bytes_version(header(), &games, version));
     }
+    damage_is_an_error_in(&trained_only(&games), &chunk_bytes(header(), &games));
 }
 
 fn damage_is_an_error_in(games: &[GameRecord], bytes: &[u8]) {

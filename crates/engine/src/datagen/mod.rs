@@ -42,7 +42,8 @@ pub struct DatagenArgs {
     #[arg(long, value_name = "DIR", conflicts_with_all = ["out", "positions"])]
     pub stats: Option<PathBuf>,
     /// Instead of generating, rewrite the chunks of DIR that are in an older format in the
-    /// current one (losslessly: each is checked to read back the same games), atomically.
+    /// current one, atomically, losslessly for training: each is checked to read back the same
+    /// games and training positions (format 3 leaves out the scores no one trains on).
     #[arg(long, value_name = "DIR", conflicts_with_all = ["out", "positions", "stats"])]
     pub recode: Option<PathBuf>,
     /// Threads playing games.

@@ -1,8 +1,10 @@
 //! Chunk files: a header and the games of one unit of `engram datagen`'s work. Version 1
-//! bodies are plain (3 bytes a position), version 2 bodies range-coded (`coded.rs`); both
-//! are read, version 2 is written.
+//! bodies are plain (3 bytes a position), version 2 bodies range-coded (`coded.rs`), version
+//! 3 bodies range-coded without the scores of positions no one trains on; all three are
+//! read, version 3 is written.
 
 use super::coded;
+use super::packed::extract;
 use super::record::{decode_move, encode_move, End, GameRecord, GameResult};
 use super::DataError;
 use engram_chess::Board;
@@ -12,8 +14,8 @@ use xxhash_rust::xxh3::xxh3_64;
 
 /// The magic bytes a chunk starts with.
 pub const MAGIC: &[u8; 8] = b"ENGRAMGM";
-/// The format version this code writes (it also reads version 1).
-pub const VERSION: u32 = 2;
+/// The format version this code writes (it also reads versions 1 and 2).
+pub const VERSION: u32 = 3;
 /// Bytes in the header.
 pub const HEADER_LEN: usize = 72;
 
@@ -73,7 +75,9 @@ pub fn chunk_bytes(header: ChunkHeader, games: &[GameRecord]) -> Vec<u8> {
     chunk_bytes_version(header, games, VERSION)
 }
 
-/// The file image of a chunk in format `version` (1 or 2), as [`chunk_bytes`].
+/// The file image of a chunk in format `version` (1, 2 or 3), as [`chunk_bytes`]. Version 3
+/// leaves out the scores of positions no one trains on (they read back
+/// [`UNSCORED`](crate::data::UNSCORED)).
 ///
 /// Panics on another version.
 pub fn chunk_bytes_version(mut header: ChunkHeader, games: &[GameRecord], version: u32) -> Vec<u8> {
@@ -81,7 +85,7 @@ pub fn chunk_bytes_version(mut header: ChunkHeader, games: &[GameRecord], versio
     header.positions = games.iter().map(|g| g.scored.len() as u64).sum();
     let body = match version {
         1 => encode_games_v1(games),
-        2 => coded::encode_games(games),
+        2 | 3 => coded::encode_games(games, version),
         _ => panic!("no chunk format version {version}"),
     };
     let mut out = Vec::with_capacity(HEADER_LEN + body.len());
@@ -124,7 +128,7 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 }
 
 /// Reads only the header of a chunk image (`bytes` may hold just the first
-/// [`HEADER_LEN`] bytes), checking the magic and version (1 or 2).
+/// [`HEADER_LEN`] bytes), checking the magic and version (1 to [`VERSION`]).
 pub fn read_header(bytes: &[u8]) -> Result<ChunkHeader, DataError> {
     if bytes.len() >= 8 && &bytes[..8] != MAGIC {
         return Err(DataError::BadMagic);
@@ -182,10 +186,9 @@ pub fn read_chunk(bytes: &[u8]) -> Result<Chunk, DataError> {
     if xxh3_64(body) != u64_at(bytes, 64) {
         return Err(DataError::Checksum);
     }
-    let games = if version_of(bytes) == 1 {
-        decode_games_v1(body, header.games)?
-    } else {
-        coded::decode_games(body, header.games)?
+    let games = match version_of(bytes) {
+        1 => decode_games_v1(body, header.games)?,
+        v => coded::decode_games(body, header.games, v)?,
     };
     let positions: u64 = games.iter().map(|g| g.scored.len() as u64).sum();
     if positions != header.positions {
@@ -255,8 +258,10 @@ fn decode_games_v1(body: &[u8], games: u32) -> Result<Vec<GameRecord>, DataError
 
 /// The image of chunk `bytes` in the current format ([`VERSION`]), or `None` if it is in it
 /// already. The chunk is read and checked first, and the new image is read back and must
-/// hold the same header and games: recoding is lossless, so a net trained on the recoded
-/// chunks is the net trained on the old ones.
+/// hold the same header and the same games, but for the scores version 3 leaves out
+/// ([`GameRecord::trained_scores_only`]), and give the trainer the same positions with the
+/// same scores ([`extract`]): recoding is lossless for training, so a net trained on the
+/// recoded chunks is the net trained on the old ones.
 pub fn recode(bytes: &[u8]) -> Result<Option<Vec<u8>>, DataError> {
     let chunk = read_chunk(bytes)?;
     if version_of(bytes) == VERSION {
@@ -264,7 +269,15 @@ pub fn recode(bytes: &[u8]) -> Result<Option<Vec<u8>>, DataError> {
     }
     let image = chunk_bytes(chunk.header, &chunk.games);
     let again = read_chunk(&image)?;
-    if again != chunk {
+    let same = again.header == chunk.header
+        && again.games.len() == chunk.games.len()
+        && again.games.iter().zip(&chunk.games).all(|(new, old)| {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            extract(new, &mut a);
+            extract(old, &mut b);
+            *new == old.trained_scores_only() && a == b
+        });
+    if !same {
         return Err(DataError::Malformed {
             game: 0,
             why: "the recoded chunk does not read back the same".into(),

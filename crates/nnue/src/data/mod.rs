@@ -5,9 +5,12 @@
 //! before it. A move is its rank among the legal moves (ordered by their 16-bit encoding) and
 //! a score is an `i16`. Version 1 stores them as 3 bytes a position; version 2 range-codes
 //! the same fields (`coded.rs`), about 1.7 bytes a position on self-play data (1.85× smaller
-//! on five chunks of gen0 and gen5): a hundred million positions fit in about 170 MB, and the
-//! data of a first net in a few tens of megabytes — small enough to keep in the repository,
-//! from which every net can be retrained. Both versions are read; version 2 is written.
+//! on five chunks of gen0 and gen5), and version 3 leaves out the scores of the positions the
+//! trainer never learns from ([`trained_ply`]: the first 16 plies, positions in check, and
+//! those whose move is a capture, en passant or promotion), about a third of them, for about
+//! 1.4 bytes a position: a hundred million positions fit in about 140 MB, and the data of a
+//! first net in a few tens of megabytes — small enough to keep in the repository, from which
+//! every net can be retrained. All three versions are read; version 3 is written.
 //!
 //! The trainer replays the games ([`chunk::read_chunk`]) and keeps the positions worth learning
 //! from ([`extract`]), packed into 32 bytes each ([`Packed`]).
@@ -19,7 +22,7 @@
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `ENGRAMGM` |
-//! | 8 | 4 | format version (1 or 2) |
+//! | 8 | 4 | format version (1, 2 or 3) |
 //! | 12 | 4 | games |
 //! | 16 | 8 | scored positions (plies after the opening, summed over the games) |
 //! | 24 | 8 | the seed of the run |
@@ -36,7 +39,9 @@
 //! the engine gives them, ±(32000 − plies)).
 //!
 //! The body of version 2 holds the same fields in the same order, coded by an adaptive binary
-//! range coder; its models are listed in `coded.rs`.
+//! range coder; its models are listed in `coded.rs`. The body of version 3 is version 2's
+//! without the score of any position [`trained_ply`] refuses; those read back as
+//! [`UNSCORED`]. Scored positions (the header's count) are still every ply after the opening.
 //!
 //! ## Which positions are trained on
 //!
@@ -54,8 +59,8 @@ mod range;
 mod record;
 
 pub use chunk::{read_chunk, write_chunk, Chunk, ChunkHeader};
-pub use packed::{extract, extract_smoothed, Packed, MATE_SCORE, MIN_PLY};
-pub use record::{decode_move, encode_move, End, GameRecord, GameResult};
+pub use packed::{extract, extract_smoothed, trained_ply, Packed, MATE_SCORE, MIN_PLY};
+pub use record::{decode_move, encode_move, End, GameRecord, GameResult, UNSCORED};
 
 use std::fmt;
 

@@ -1,8 +1,8 @@
 //! A training position in 32 bytes, and the filter that picks them from games.
 
-use super::record::{GameRecord, GameResult};
+use super::record::{GameRecord, GameResult, UNSCORED};
 use crate::features::{self, Layout};
-use engram_chess::{Bitboard, Board, Color, Piece, PieceKind, Square};
+use engram_chess::{Bitboard, Board, Color, Move, Piece, PieceKind, Square};
 
 /// Plies from the start before which positions are not trained on.
 pub const MIN_PLY: usize = 16;
@@ -182,6 +182,18 @@ impl Packed {
     }
 }
 
+/// Whether the position `board`, at `ply` plies from the start, before the move `mv` played
+/// from it, is one the trainer may learn from, whatever its score: from ply [`MIN_PLY`] on,
+/// the side to move not in check, and `mv` not a capture, en passant or promotion. (A
+/// position that passes is trained on unless its score is a mate score.) Format version 3
+/// stores the scores of these positions only.
+pub fn trained_ply(board: &Board, mv: Move, ply: usize) -> bool {
+    let noisy = mv.is_promotion()
+        || mv.is_en_passant()
+        || (!mv.is_castling() && board.piece_on(mv.to()).is_some());
+    ply >= MIN_PLY && !noisy && !board.in_check()
+}
+
 /// The positions of `game` worth training on (see the module documentation of
 /// [`crate::data`] for the filter), appended to `out`. Returns how many were kept.
 pub fn extract(game: &GameRecord, out: &mut Vec<Packed>) -> usize {
@@ -195,6 +207,8 @@ pub fn extract(game: &GameRecord, out: &mut Vec<Packed>) -> usize {
 /// searches is less noisy than one. Measured, it made worse labels (`--smooth 3` lost
 /// −41 ± 36 Elo to the same net trained on the scores as they are; the crate README's nets
 /// table), so the trainer's default is 1. `smooth` 1 (or 0) is the position's own score.
+/// The mean also stops before a position whose score was not stored ([`UNSCORED`], as format
+/// version 3 leaves the positions no one trains on).
 pub fn extract_smoothed(game: &GameRecord, smooth: usize, out: &mut Vec<Packed>) -> usize {
     let mut board = Board::startpos();
     for &mv in &game.opening {
@@ -203,10 +217,7 @@ pub fn extract_smoothed(game: &GameRecord, smooth: usize, out: &mut Vec<Packed>)
     let before = out.len();
     for (i, &(mv, score)) in game.scored.iter().enumerate() {
         let ply = game.opening.len() + i;
-        let noisy = mv.is_promotion()
-            || mv.is_en_passant()
-            || (!mv.is_castling() && board.piece_on(mv.to()).is_some());
-        if ply >= MIN_PLY && !board.in_check() && !noisy && (score as i32).abs() < MATE_SCORE {
+        if trained_ply(&board, mv, ply) && (score as i32).abs() < MATE_SCORE {
             let score = smoothed_score(&game.scored, i, smooth);
             out.push(Packed::new(&board, score, game.result, ply));
         }
@@ -221,7 +232,7 @@ fn smoothed_score(scored: &[(engram_chess::Move, i16)], i: usize, smooth: usize)
     let mut sum = 0i32;
     let mut n = 0i32;
     for &(_, s) in scored[i..].iter().step_by(2).take(smooth.max(1)) {
-        if n > 0 && (s as i32).abs() >= MATE_SCORE {
+        if n > 0 && (s == UNSCORED || (s as i32).abs() >= MATE_SCORE) {
             break;
         }
         sum += s as i32;

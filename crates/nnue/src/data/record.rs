@@ -1,5 +1,6 @@
 //! One self-play game: its opening, its scored moves, its result; and the one-byte move code.
 
+use super::packed::trained_ply;
 use engram_chess::{Board, Move};
 
 /// A game's result, from White's view.
@@ -94,13 +95,18 @@ impl End {
     }
 }
 
+/// The score of a position whose score is not stored: format version 3 keeps only the scores
+/// of positions the trainer may learn from ([`crate::data::trained_ply`]); the others
+/// read back as this value, which no search returns (its scores lie within ±32,000).
+pub const UNSCORED: i16 = i16::MIN;
+
 /// A game from the start position: random opening moves, then moves with their scores.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
     /// The random opening plies (not scored).
     pub opening: Vec<Move>,
     /// The later plies: the move played and the search's score of the position before it,
-    /// from the side to move's view.
+    /// from the side to move's view ([`UNSCORED`] where the chunk's format did not keep it).
     pub scored: Vec<(Move, i16)>,
     /// The result.
     pub result: GameResult,
@@ -112,6 +118,24 @@ impl GameRecord {
     /// Plies in all.
     pub fn plies(&self) -> usize {
         self.opening.len() + self.scored.len()
+    }
+
+    /// The game as format version 3 keeps it: every score of a position the trainer does not
+    /// learn from ([`crate::data::trained_ply`]) replaced by [`UNSCORED`]. Training
+    /// on either gives the same positions with the same scores.
+    pub fn trained_scores_only(&self) -> GameRecord {
+        let mut board = Board::startpos();
+        for &mv in &self.opening {
+            board.play(mv);
+        }
+        let mut out = self.clone();
+        for (i, (mv, score)) in out.scored.iter_mut().enumerate() {
+            if !trained_ply(&board, *mv, self.opening.len() + i) {
+                *score = UNSCORED;
+            }
+            board.play(*mv);
+        }
+        out
     }
 }
 
