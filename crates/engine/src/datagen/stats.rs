@@ -1,6 +1,7 @@
 //! `engram datagen --stats DIR`: what a directory of chunks holds.
 
-use engram_nnue::data::{chunk::read_chunk_file, extract, End, GameResult};
+use engram_nnue::data::chunk::{read_chunk, VERSION};
+use engram_nnue::data::{extract, End, GameResult};
 use engram_nnue::train::loader::chunk_files;
 use std::path::Path;
 
@@ -23,6 +24,10 @@ pub struct Stats {
     pub ends: [u64; 8],
     /// Plies in all.
     pub plies: u64,
+    /// Bytes of the chunk files read (damaged ones included).
+    pub bytes: u64,
+    /// Chunks read by format version (index 0 unused).
+    pub versions: [u64; VERSION as usize + 1],
 }
 
 /// Reads every `*.games` file of `dir` (sorted by name).
@@ -31,9 +36,20 @@ pub fn collect(dir: &Path) -> Result<Stats, String> {
     let mut s = Stats::default();
     let mut kept = Vec::new();
     for path in paths {
-        match read_chunk_file(&path) {
+        let bytes = match std::fs::read(&path) {
+            Ok(b) => b,
+            Err(e) => {
+                s.damaged.push(format!("{}: {e}", path.display()));
+                continue;
+            }
+        };
+        s.bytes += bytes.len() as u64;
+        match read_chunk(&bytes) {
             Ok(chunk) => {
                 s.chunks += 1;
+                // `read_chunk` accepted the header, so its version field is in range.
+                let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+                s.versions[version as usize] += 1;
                 for g in &chunk.games {
                     s.games += 1;
                     s.positions += g.scored.len() as u64;
@@ -62,6 +78,20 @@ impl Stats {
             self.kept,
             100.0 * self.kept as f64 / self.positions.max(1) as f64,
             self.plies as f64 / self.games.max(1) as f64
+        );
+        let versions: Vec<String> = (1..self.versions.len())
+            .filter(|&v| self.versions[v] > 0)
+            .map(|v| format!("version {v}: {}", self.versions[v]))
+            .collect();
+        out += &format!(
+            "bytes      {} ({:.3} a scored position; chunks by format {})\n",
+            self.bytes,
+            self.bytes as f64 / self.positions.max(1) as f64,
+            if versions.is_empty() {
+                "none".to_string()
+            } else {
+                versions.join(", ")
+            }
         );
         out += &format!(
             "results    White won {:.1}%, drawn {:.1}%, Black won {:.1}%\n",
