@@ -16,7 +16,7 @@
 //!
 //! Version 3 is version 2 without the scores no one trains on: a score is coded only for a
 //! position [`trained_ply`] accepts (from ply 16 on, not in check, its move not a capture, en
-//! passant or promotion; mate scores are kept, so the trainer's own test stays with it), and
+//! passant or promotion; mate scores are kept, for the trainer's own mate filter), and
 //! the other positions read back [`UNSCORED`]. A third of the positions of self-play data
 //! are of that kind, and their scores took about a fifth of a version 2 body (1.69 → 1.39
 //! bytes a position on chunks of gen1 and gen10). The prediction of a score is minus the
@@ -80,7 +80,8 @@ impl Scores {
         self.keep_all || trained_ply(board, mv, ply)
     }
 
-    /// The model of the next stored score, and the number it is coded as relative to.
+    /// The model of the next stored score: by the prediction's size, and by whether the
+    /// position before was stored.
     fn model<'m>(&self, m: &'m mut Models) -> &'m mut Magnitude {
         &mut m.score[score_context(self.pred) + 4 * usize::from(self.gap)]
     }
