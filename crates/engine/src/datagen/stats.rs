@@ -1,6 +1,6 @@
 //! `engram datagen --stats DIR`: what a directory of chunks holds.
 
-use engram_nnue::data::chunk::{read_chunk, VERSION};
+use engram_nnue::data::chunk::{read_chunk, version_of, VERSION};
 use engram_nnue::data::{extract, End, GameResult};
 use engram_nnue::train::loader::chunk_files;
 use std::path::Path;
@@ -47,9 +47,8 @@ pub fn collect(dir: &Path) -> Result<Stats, String> {
         match read_chunk(&bytes) {
             Ok(chunk) => {
                 s.chunks += 1;
-                // `read_chunk` accepted the header, so its version field is in range.
-                let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-                s.versions[version as usize] += 1;
+                // `read_chunk` accepted the header, so its version is in range.
+                s.versions[version_of(&bytes) as usize] += 1;
                 for g in &chunk.games {
                     s.games += 1;
                     s.positions += g.scored.len() as u64;

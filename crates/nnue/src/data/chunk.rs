@@ -118,8 +118,9 @@ pub fn write_chunk(
         .map_err(|e| DataError::Io(format!("{}: {e}", path.display())))
 }
 
-/// The format version field of a header at least 12 bytes long.
-fn version_of(bytes: &[u8]) -> u32 {
+/// The format version field of a header at least 12 bytes long (unchecked: [`read_header`]
+/// and [`read_chunk`] check it). Panics on fewer than 12 bytes.
+pub fn version_of(bytes: &[u8]) -> u32 {
     u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"))
 }
 
