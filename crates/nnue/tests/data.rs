@@ -3,8 +3,8 @@
 use engram_chess::{Board, Move};
 use engram_nnue::data::{
     chunk::{chunk_bytes, chunk_bytes_version, read_header, recode},
-    extract, read_chunk, trained_ply, ChunkHeader, DataError, End, GameRecord, GameResult, Packed,
-    UNSCORED,
+    extract, quantise_score, read_chunk, trained_ply, ChunkHeader, DataError, End, GameRecord,
+    GameResult, Packed, UNSCORED,
 };
 use engram_nnue::features::Layout;
 
@@ -59,8 +59,9 @@ fn round_trip() {
         .collect();
     let bytes = chunk_bytes(header(), &games);
     let chunk = read_chunk(&bytes).unwrap();
-    // Version 3: every move, and the scores of the positions the trainer may learn from.
-    assert_eq!(chunk.games, trained_only(&games));
+    // Version 4: every move, and the scores of the positions the trainer may learn from,
+    // rounded to 4 cp.
+    assert_eq!(chunk.games, in_version(&games, 4));
     assert_eq!(chunk.header.games, 40);
     assert_eq!(
         chunk.header.positions,
@@ -75,9 +76,9 @@ fn round_trip() {
     assert!(bytes.len() < 72 + 5 * 40 + 3 * plies);
 }
 
-/// The games as format version 3 keeps them.
-fn trained_only(games: &[GameRecord]) -> Vec<GameRecord> {
-    games.iter().map(GameRecord::trained_scores_only).collect()
+/// The games as format `version` keeps them.
+fn in_version(games: &[GameRecord], version: u32) -> Vec<GameRecord> {
+    games.iter().map(|g| g.in_version(version)).collect()
 }
 
 /// The positions and scores the trainer takes from `games`.
@@ -97,19 +98,33 @@ fn every_version_round_trips_and_each_is_smaller() {
     let v1 = chunk_bytes_version(header(), &games, 1);
     let v2 = chunk_bytes_version(header(), &games, 2);
     let v3 = chunk_bytes_version(header(), &games, 3);
-    assert_eq!(v3, chunk_bytes(header(), &games), "version 3 is written");
-    for (v, bytes) in [(1u32, &v1), (2, &v2), (3, &v3)] {
+    let v4 = chunk_bytes_version(header(), &games, 4);
+    assert_eq!(v4, chunk_bytes(header(), &games), "version 4 is written");
+    for (v, bytes) in [(1u32, &v1), (2, &v2), (3, &v3), (4, &v4)] {
         assert_eq!(&bytes[8..12], &v.to_le_bytes());
         let chunk = read_chunk(bytes).unwrap();
-        let want = if v == 3 {
-            trained_only(&games)
-        } else {
-            games.clone()
-        };
-        assert_eq!(chunk.games, want, "version {v}");
+        assert_eq!(chunk.games, in_version(&games, v), "version {v}");
         assert_eq!(chunk.header, read_header(bytes).unwrap());
-        // Whatever the version, the trainer gets the same positions and scores.
-        assert_eq!(extracted(&chunk.games), extracted(&games), "version {v}");
+        // Up to version 3 the trainer gets the same positions and scores; version 4 the same
+        // positions, their scores within 2 cp.
+        let (got, want) = (extracted(&chunk.games), extracted(&games));
+        if v < 4 {
+            assert_eq!(got, want, "version {v}");
+        } else {
+            assert_eq!(got.len(), want.len());
+            for (a, b) in got.iter().zip(&want) {
+                assert!(
+                    (a.score - b.score).abs() <= 2,
+                    "{} against {}",
+                    a.score,
+                    b.score
+                );
+                let (mut a, mut b) = (*a, *b);
+                a.score = 0;
+                b.score = 0;
+                assert_eq!(a, b);
+            }
+        }
     }
     // Version 3 drops scores, and only those of positions no one trains on.
     let three = read_chunk(&v3).unwrap().games;
@@ -131,6 +146,7 @@ fn every_version_round_trips_and_each_is_smaller() {
     // version 3 another fifth.
     assert!(v2.len() < v1.len(), "{} against {}", v2.len(), v1.len());
     assert!(v3.len() < v2.len(), "{} against {}", v3.len(), v2.len());
+    assert!(v4.len() < v3.len(), "{} against {}", v4.len(), v3.len());
     // Mate scores and extreme sums round-trip too (version 2 keeps any i16; version 3 any
     // score a search gives, and refuses to write a trained position without one).
     let mut g = random_game(9, 40);
@@ -150,15 +166,45 @@ fn every_version_round_trips_and_each_is_smaller() {
         }
     }
     let three = vec![g];
+    for v in [3, 4] {
+        assert_eq!(
+            read_chunk(&chunk_bytes_version(header(), &three, v))
+                .unwrap()
+                .games,
+            in_version(&three, v)
+        );
+    }
+}
+
+#[test]
+fn quantised_scores_round_to_the_nearest_four_without_bias() {
+    assert_eq!(quantise_score(0), 0);
+    assert_eq!(quantise_score(1), 0);
     assert_eq!(
-        read_chunk(&chunk_bytes(header(), &three)).unwrap().games,
-        trained_only(&three)
+        quantise_score(2),
+        0,
+        "a tie goes to an even number of quanta"
     );
+    assert_eq!(quantise_score(3), 4);
+    assert_eq!(quantise_score(6), 8);
+    assert_eq!(quantise_score(-2), 0);
+    assert_eq!(quantise_score(-6), -8);
+    assert_eq!(quantise_score(-31_990), -31_992);
+    assert_eq!(quantise_score(i16::MAX), 32_764);
+    assert_eq!(quantise_score(-i16::MAX), -32_764);
+    assert_eq!(quantise_score(i16::MIN), -32_764);
+    let mut sum = 0i64;
+    for s in -4000..4000i16 {
+        let q = quantise_score(s);
+        assert!((q - s).abs() <= 2 && q % 4 == 0 && quantise_score(q) == q);
+        sum += i64::from(q - s);
+    }
+    assert_eq!(sum, 0, "no bias");
 }
 
 #[test]
 #[should_panic(expected = "a trained position without a score")]
-fn version_3_needs_every_trained_score() {
+fn versions_3_and_4_need_every_trained_score() {
     let g = random_game(11, 60).trained_scores_only();
     let mut board = Board::startpos();
     for &mv in &g.opening {
@@ -177,7 +223,7 @@ fn version_3_needs_every_trained_score() {
 }
 
 #[test]
-fn recoding_is_lossless_and_leaves_current_chunks_alone() {
+fn recoding_keeps_every_trained_position_and_leaves_current_chunks_alone() {
     let games: Vec<_> = (0..30)
         .map(|i| random_game(200 + i, 30 + i as usize * 5))
         .collect();
@@ -185,20 +231,24 @@ fn recoding_is_lossless_and_leaves_current_chunks_alone() {
     h.generator = 0xfeed_beef;
     let v1 = chunk_bytes_version(h, &games, 1);
     let v2 = chunk_bytes_version(h, &games, 2);
-    let v3 = recode(&v1).unwrap().expect("a version 1 chunk is recoded");
-    // The image the generator would have written in version 3: same header, same games but
-    // for the scores no one trains on, the same training positions.
-    assert_eq!(v3, chunk_bytes(h, &games));
-    let (old, new) = (read_chunk(&v1).unwrap(), read_chunk(&v3).unwrap());
+    let v3 = chunk_bytes_version(h, &games, 3);
+    let v4 = recode(&v1).unwrap().expect("a version 1 chunk is recoded");
+    // The image the generator would have written in version 4: same header, same games but
+    // for the scores no one trains on and the rounding, the same training positions.
+    assert_eq!(v4, chunk_bytes(h, &games));
+    let (old, new) = (read_chunk(&v1).unwrap(), read_chunk(&v4).unwrap());
     assert_eq!(new.header, old.header);
-    assert_eq!(new.games, trained_only(&old.games));
-    assert_eq!(extracted(&new.games), extracted(&old.games));
-    assert_eq!(
-        recode(&v2).unwrap(),
-        Some(v3.clone()),
-        "version 2 is recoded too"
-    );
-    assert_eq!(recode(&v3).unwrap(), None, "version 3 is left as it is");
+    assert_eq!(new.games, in_version(&old.games, 4));
+    assert_eq!(extracted(&new.games), extracted(&in_version(&old.games, 4)));
+    assert_eq!(extracted(&new.games).len(), extracted(&old.games).len());
+    for old in [&v2, &v3] {
+        assert_eq!(
+            recode(old).unwrap(),
+            Some(v4.clone()),
+            "versions 2 and 3 too"
+        );
+    }
+    assert_eq!(recode(&v4).unwrap(), None, "version 4 is left as it is");
     // A damaged chunk is refused, not recoded.
     for at in [0, 9, 60, 70, v1.len() / 2] {
         let mut b = v1.clone();
@@ -211,10 +261,12 @@ fn recoding_is_lossless_and_leaves_current_chunks_alone() {
 #[test]
 fn damage_is_an_error() {
     let games: Vec<_> = (0..5).map(|i| random_game(i, 60)).collect();
-    for version in [1, 2] {
-        damage_is_an_error_in(&games, &chunk_bytes_version(header(), &games, version));
+    for version in 1..=4 {
+        damage_is_an_error_in(
+            &in_version(&games, version),
+            &chunk_bytes_version(header(), &games, version),
+        );
     }
-    damage_is_an_error_in(&trained_only(&games), &chunk_bytes(header(), &games));
 }
 
 fn damage_is_an_error_in(games: &[GameRecord], bytes: &[u8]) {

@@ -1,10 +1,12 @@
 //! `engram datagen --recode DIR`: chunks of an older format rewritten in the current one.
 //!
 //! Version 1 chunks store 3 bytes a position, version 2 about 1.7, version 3 about 1.4 (it
-//! leaves out the scores of positions no one trains on). Recoding keeps every header field,
-//! every move and every score the trainer reads (each new image is read back and compared,
-//! training positions included, before it replaces the old file, atomically), so what the
-//! trainer learns from is unchanged.
+//! leaves out the scores of positions no one trains on), version 4 about 1.1 (moves ranked by
+//! a move order, scores rounded to 4 cp). Recoding keeps every header field, every move and
+//! every position the trainer reads, with its score rounded to the nearest multiple of 4 cp
+//! (each new image is read back and compared, training positions included, before it
+//! replaces the old file, atomically): what the trainer learns from moves by at most 2 cp a
+//! score.
 
 use engram_nnue::data::chunk::recode;
 use engram_nnue::train::loader::chunk_files;
@@ -40,7 +42,7 @@ impl Recoded {
 
 /// Recodes every `*.games` file of `dir` (sorted by name). Stops at the first file that
 /// cannot be read or written, naming it; files before it stay recoded, which is safe, since
-/// a recoded chunk gives the trainer the same positions and scores.
+/// a recoded chunk gives the trainer the same positions, with their scores rounded.
 pub fn recode_dir(dir: &Path) -> Result<Recoded, String> {
     let paths = chunk_files(&[dir.to_path_buf()])?;
     let mut r = Recoded::default();

@@ -1,7 +1,8 @@
 //! Chunk files: a header and the games of one unit of `engram datagen`'s work. Version 1
 //! bodies are plain (3 bytes a position), version 2 bodies range-coded (`coded.rs`), version
-//! 3 bodies range-coded without the scores of positions no one trains on; all three are
-//! read, version 3 is written.
+//! 3 bodies range-coded without the scores of positions no one trains on, version 4 bodies
+//! version 3's with moves coded by their rank in a move order (`order.rs`) and scores
+//! rounded to 4 cp; all four are read, version 4 is written.
 
 use super::coded;
 use super::packed::extract;
@@ -14,8 +15,8 @@ use xxhash_rust::xxh3::xxh3_64;
 
 /// The magic bytes a chunk starts with.
 pub const MAGIC: &[u8; 8] = b"ENGRAMGM";
-/// The format version this code writes (it also reads versions 1 and 2).
-pub const VERSION: u32 = 3;
+/// The format version this code writes (it also reads versions 1 to 3).
+pub const VERSION: u32 = 4;
 /// Bytes in the header.
 pub const HEADER_LEN: usize = 72;
 
@@ -75,9 +76,10 @@ pub fn chunk_bytes(header: ChunkHeader, games: &[GameRecord]) -> Vec<u8> {
     chunk_bytes_version(header, games, VERSION)
 }
 
-/// The file image of a chunk in format `version` (1, 2 or 3), as [`chunk_bytes`]. Version 3
-/// leaves out the scores of positions no one trains on (they read back
-/// [`UNSCORED`](crate::data::UNSCORED)).
+/// The file image of a chunk in format `version` (1 to 4), as [`chunk_bytes`]. Versions 3
+/// and 4 leave out the scores of positions no one trains on (they read back
+/// [`UNSCORED`](crate::data::UNSCORED)); version 4 rounds the others to 4 cp
+/// ([`GameRecord::in_version`]).
 ///
 /// Panics on another version.
 pub fn chunk_bytes_version(mut header: ChunkHeader, games: &[GameRecord], version: u32) -> Vec<u8> {
@@ -85,7 +87,7 @@ pub fn chunk_bytes_version(mut header: ChunkHeader, games: &[GameRecord], versio
     header.positions = games.iter().map(|g| g.scored.len() as u64).sum();
     let body = match version {
         1 => encode_games_v1(games),
-        2 | 3 => coded::encode_games(games, version),
+        2..=4 => coded::encode_games(games, version),
         _ => panic!("no chunk format version {version}"),
     };
     let mut out = Vec::with_capacity(HEADER_LEN + body.len());
@@ -259,10 +261,11 @@ fn decode_games_v1(body: &[u8], games: u32) -> Result<Vec<GameRecord>, DataError
 
 /// The image of chunk `bytes` in the current format ([`VERSION`]), or `None` if it is in it
 /// already. The chunk is read and checked first, and the new image is read back and must
-/// hold the same header and the same games, but for the scores version 3 leaves out
-/// ([`GameRecord::trained_scores_only`]), and give the trainer the same positions with the
-/// same scores ([`extract`]): recoding is lossless for training, so a net trained on the
-/// recoded chunks is the net trained on the old ones.
+/// hold the same header and the same games as the current format keeps them
+/// ([`GameRecord::in_version`]: every move, the scores of the positions the trainer learns
+/// from, rounded to 4 cp), and give the trainer the same positions ([`extract`]) with those
+/// scores. Recoding from version 1, 2 or 3 to 4 changes the scores by at most 2 cp, so a net
+/// trained on recoded chunks is not bit for bit the net trained on the old ones.
 pub fn recode(bytes: &[u8]) -> Result<Option<Vec<u8>>, DataError> {
     let chunk = read_chunk(bytes)?;
     if version_of(bytes) == VERSION {
@@ -275,8 +278,8 @@ pub fn recode(bytes: &[u8]) -> Result<Option<Vec<u8>>, DataError> {
         && again.games.iter().zip(&chunk.games).all(|(new, old)| {
             let (mut a, mut b) = (Vec::new(), Vec::new());
             extract(new, &mut a);
-            extract(old, &mut b);
-            *new == old.trained_scores_only() && a == b
+            extract(&old.in_version(VERSION), &mut b);
+            *new == old.in_version(VERSION) && a == b
         });
     if !same {
         return Err(DataError::Malformed {

@@ -8,9 +8,13 @@
 //! on five chunks of gen0 and gen5), and version 3 leaves out the scores of the positions the
 //! trainer never learns from ([`trained_ply`]: the first 16 plies, positions in check, and
 //! those whose move is a capture, en passant or promotion), about a third of them, for about
-//! 1.4 bytes a position: a hundred million positions fit in about 140 MB, and the data of a
-//! first net in a few tens of megabytes — small enough to keep in the repository, from which
-//! every net can be retrained. All three versions are read; version 3 is written.
+//! 1.4 bytes a position. Version 4 codes each scored move by its rank in a move order
+//! (`order.rs`: captures and safe moves first, then the moves played most often so far in
+//! the chunk) and rounds the scores to 4 cp ([`quantise_score`]: at most 2 cp off, without
+//! bias), for about 1.1 bytes a position: a hundred million positions fit in about 110 MB,
+//! and the data of a first net in a few tens of megabytes — small enough to keep in the
+//! repository, from which every net can be retrained. All four versions are read; version 4
+//! is written.
 //!
 //! The trainer replays the games ([`chunk::read_chunk`]) and keeps the positions worth learning
 //! from ([`extract`]), packed into 32 bytes each ([`Packed`]).
@@ -22,7 +26,7 @@
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `ENGRAMGM` |
-//! | 8 | 4 | format version (1, 2 or 3) |
+//! | 8 | 4 | format version (1 to 4) |
 //! | 12 | 4 | games |
 //! | 16 | 8 | scored positions (plies after the opening, summed over the games) |
 //! | 24 | 8 | the seed of the run |
@@ -42,6 +46,9 @@
 //! range coder; its models are listed in `coded.rs`. The body of version 3 is version 2's
 //! without the score of any position [`trained_ply`] refuses; those read back as
 //! [`UNSCORED`]. Scored positions (the header's count) are still every ply after the opening.
+//! The body of version 4 is version 3's with each scored move coded as its rank in the move
+//! order rather than its index among the legal moves, and each stored score as a number of
+//! 4 cp quanta; its scores read back as multiples of 4 ([`GameRecord::in_version`]).
 //!
 //! ## Which positions are trained on
 //!
@@ -54,13 +61,16 @@
 
 pub mod chunk;
 mod coded;
+mod order;
 mod packed;
 mod range;
 mod record;
 
 pub use chunk::{read_chunk, write_chunk, Chunk, ChunkHeader};
 pub use packed::{extract, extract_smoothed, trained_ply, Packed, MATE_SCORE, MIN_PLY};
-pub use record::{decode_move, encode_move, End, GameRecord, GameResult, UNSCORED};
+pub use record::{
+    decode_move, encode_move, quantise_score, End, GameRecord, GameResult, SCORE_QUANTUM, UNSCORED,
+};
 
 use std::fmt;
 

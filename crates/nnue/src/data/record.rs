@@ -137,6 +137,42 @@ impl GameRecord {
         }
         out
     }
+
+    /// The game as format `version` reads it back: as it is for versions 1 and 2,
+    /// [`GameRecord::trained_scores_only`] for version 3, and that with every kept score
+    /// rounded by [`quantise_score`] for version 4.
+    pub fn in_version(&self, version: u32) -> GameRecord {
+        match version {
+            1 | 2 => self.clone(),
+            3 => self.trained_scores_only(),
+            _ => {
+                let mut out = self.trained_scores_only();
+                for (_, score) in &mut out.scored {
+                    if *score != UNSCORED {
+                        *score = quantise_score(*score);
+                    }
+                }
+                out
+            }
+        }
+    }
+}
+
+/// Format version 4 stores scores to this many centipawns ([`quantise_score`]).
+pub const SCORE_QUANTUM: i16 = 4;
+
+/// `score` as format version 4 stores it: rounded to the nearest multiple of
+/// [`SCORE_QUANTUM`], a tie to the multiple that is an even number of quanta (so the rounding
+/// has no bias), and kept within ±32,764 (never [`UNSCORED`]). The error is at most 2 cp.
+pub fn quantise_score(score: i16) -> i16 {
+    let q = i32::from(SCORE_QUANTUM);
+    let s = i32::from(score);
+    let (mut n, r) = (s.div_euclid(q), s.rem_euclid(q));
+    if 2 * r > q || (2 * r == q && n % 2 != 0) {
+        n += 1;
+    }
+    let limit = i32::from(i16::MAX) / q;
+    (n.clamp(-limit, limit) * q) as i16
 }
 
 /// The legal moves of `board` in code order (by their 16-bit encoding).
