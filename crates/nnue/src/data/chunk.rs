@@ -278,8 +278,9 @@ pub fn recode(bytes: &[u8]) -> Result<Option<Vec<u8>>, DataError> {
         && again.games.iter().zip(&chunk.games).all(|(new, old)| {
             let (mut a, mut b) = (Vec::new(), Vec::new());
             extract(new, &mut a);
-            extract(&old.in_version(VERSION), &mut b);
-            *new == old.in_version(VERSION) && a == b
+            let old = old.in_version(VERSION);
+            extract(&old, &mut b);
+            *new == old && a == b
         });
     if !same {
         return Err(DataError::Malformed {

@@ -50,8 +50,9 @@ struct Keyed {
 }
 
 impl Keyed {
-    fn before(&self, other: &Keyed) -> bool {
-        self.key > other.key || (self.key == other.key && self.code < other.code)
+    /// The move's place in the order: smaller comes first.
+    fn place(&self) -> (std::cmp::Reverse<(i32, bool, u32)>, u16) {
+        (std::cmp::Reverse(self.key), self.code)
     }
 }
 
@@ -69,7 +70,7 @@ impl MoveOrder {
     fn keyed(&self, board: &Board, mv: Move, last_to: Option<u8>) -> Keyed {
         let recapture = !mv.is_castling()
             && Some(mv.to().index() as u8) == last_to
-            && (board.piece_on(mv.to()).is_some() || mv.is_en_passant());
+            && board.piece_on(mv.to()).is_some();
         Keyed {
             key: (
                 material(board, mv) + if board.gives_check(mv) { CHECK } else { 0 },
@@ -89,7 +90,7 @@ impl MoveOrder {
         let me = self.keyed(board, mv, last_to);
         let ahead = moves
             .iter()
-            .filter(|&&m| m != mv && self.keyed(board, m, last_to).before(&me))
+            .filter(|&&m| m != mv && self.keyed(board, m, last_to).place() < me.place())
             .count();
         Some(ahead as u8)
     }
@@ -109,7 +110,7 @@ impl MoveOrder {
         if rank as usize >= keyed.len() {
             return None;
         }
-        keyed.sort_unstable_by(|a, b| b.key.cmp(&a.key).then(a.code.cmp(&b.code)));
+        keyed.sort_unstable_by_key(Keyed::place);
         Some(Move::from_u16(keyed[rank as usize].code))
     }
 
@@ -129,11 +130,7 @@ pub fn material(board: &Board, mv: Move) -> i32 {
         return 0;
     }
     let us = board.side_to_move();
-    let them = if us == Color::White {
-        Color::Black
-    } else {
-        Color::White
-    };
+    let them = us.flip();
     let Some(mover) = board.piece_on(mv.from()).map(|p| p.kind()) else {
         return 0;
     };
