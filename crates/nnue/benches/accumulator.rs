@@ -1,4 +1,4 @@
-//! The cost of the accumulator primitives, portable code against AVX2, for H = 128, 256, 512:
+//! The cost of the accumulator primitives, portable code against AVX2, for H = 128, 256, 384, 512:
 //!
 //! * `update`: one quiet move's incremental update, both perspectives (`add_sub` twice);
 //! * `refresh`: one accumulator from scratch with 32 pieces;
@@ -32,7 +32,7 @@ fn bench(c: &mut Criterion) {
     } else {
         vec![Simd::Portable]
     };
-    for h in [128, 256, 512] {
+    for h in [128, 256, 384, 512] {
         let net = net(h);
         let features: Vec<usize> = (0..32).map(|i| (i * 97 + 13) % INPUTS).collect();
         let mut group = c.benchmark_group(format!("h{h}"));
