@@ -556,6 +556,10 @@ impl Engine {
         self.pool.set_table(Arc::new(small));
         match Table::with_config(self.options.table_config(mib)) {
             Ok(t) => {
+                // The fresh mapping is zero but not yet in memory: clearing it with every
+                // search thread faults it in now, before `readyok`, so the first search does
+                // not pay for it (as Stockfish does).
+                t.clear(self.pool.threads());
                 self.options.hash = mib;
                 self.pool.set_table(Arc::new(t));
                 Ok(())
@@ -567,6 +571,7 @@ impl Engine {
                         Table::with_config(self.options.table_config(options::HASH_DEFAULT))
                     });
                 if let Ok(t) = fallback {
+                    t.clear(self.pool.threads());
                     self.pool.set_table(Arc::new(t));
                 }
                 self.options.hash = self.pool.table().mib();
