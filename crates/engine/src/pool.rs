@@ -6,12 +6,13 @@
 //! `SMP Lazy` they search the same position on their own iteration schedule
 //! (`search/smp.rs`) and talk to each other only through the table.
 
+use crate::search::report::Info;
 use crate::search::{
-    pv_text, score_text, Control, NodeCounters, SearchLimits, SearchResult, Searcher,
+    thread_slots, Control, NodeCounters, SearchLimits, SearchResult, Searcher, MATE_BOUND,
 };
 use engram_chess::{Board, Move, Position};
 use engram_tt::Table;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -65,32 +66,54 @@ pub struct Pool {
     private: Vec<Arc<Table>>,
 }
 
-/// `n` node counters at zero.
-fn zeros(n: usize) -> Vec<AtomicU64> {
-    (0..n).map(|_| AtomicU64::new(0)).collect()
-}
-
-/// Chooses the result to play among the main thread's and the helpers': the deepest completed
-/// iteration wins, the better score among equally deep ones (threads leapfrog over depths,
-/// see `search/smp.rs`, so at a stop one is often a ply or two ahead, and a deeper score
-/// that dropped is the better-informed one). A helper with no completed iteration never wins.
+/// Chooses the result to play among the main thread's and the helpers' by a vote, as
+/// Stockfish does: each thread that completed an iteration votes for its best move with the
+/// weight `(score − worst score + VOTE_BASE) × depth`, so a move that deeper threads agree on
+/// wins over a lone deep thread's, and a thread that saw more (deeper) counts more. The thread
+/// to play is the first whose move has the most votes; a proven mate overrides the vote (the
+/// shortest mate found, or when being mated, the longest defence). Returns the chosen result
+/// and whether it is a helper's. A thread with no completed iteration never wins.
 pub fn pick_best(main: SearchResult, helpers: Vec<SearchResult>) -> (SearchResult, bool) {
-    let mut best = main;
-    let mut from_helper = false;
-    for h in helpers {
-        if h.best.is_null() || h.depth == 0 {
-            continue;
-        }
-        if h.depth > best.depth || (h.depth == best.depth && h.score > best.score) {
-            best = SearchResult {
-                nodes: best.nodes,
-                ..h
-            };
-            from_helper = true;
+    let voters: Vec<&SearchResult> = std::iter::once(&main)
+        .chain(&helpers)
+        .filter(|r| !r.best.is_null() && r.depth > 0)
+        .collect();
+    let Some(worst) = voters.iter().map(|r| r.score).min() else {
+        return (main, false);
+    };
+    let mut votes: Vec<(Move, i64)> = Vec::new();
+    for r in &voters {
+        let weight = i64::from(r.score - worst + VOTE_BASE) * i64::from(r.depth);
+        match votes.iter_mut().find(|(m, _)| *m == r.best) {
+            Some((_, v)) => *v += weight,
+            None => votes.push((r.best, weight)),
         }
     }
-    (best, from_helper)
+    let votes_for = |m: Move| votes.iter().find(|(v, _)| *v == m).map_or(0, |&(_, n)| n);
+    let mut best = voters[0];
+    for &r in &voters[1..] {
+        let better = if best.score.abs() >= MATE_BOUND {
+            // A proven result: the shortest mate, or the longest way to be mated.
+            r.score > best.score
+        } else {
+            r.score >= MATE_BOUND
+                || (r.score > -MATE_BOUND && votes_for(r.best) > votes_for(best.best))
+        };
+        if better {
+            best = r;
+        }
+    }
+    let from_helper = !std::ptr::eq(best, &main);
+    let chosen = SearchResult {
+        nodes: main.nodes,
+        ..best.clone()
+    };
+    (chosen, from_helper)
 }
+
+/// The vote's base weight in centipawns: a thread whose score is the worst still votes with
+/// `VOTE_BASE × depth` (Stockfish's 14 in its internal units, about 7 cp).
+const VOTE_BASE: i32 = 7;
 
 /// The `bestmove` line for `result` in `board` (`0000` when there is no move; the ponder
 /// move only when it is legal after the best move).
@@ -186,16 +209,18 @@ fn worker_loop(mut searcher: Box<Searcher>, rx: Receiver<Msg>, control: Arc<Cont
                 if print && from_helper && searcher.verbose {
                     // The move comes from a helper: show its line, so the last `info` matches
                     // the `bestmove`.
-                    let ms = started.elapsed().as_millis().max(1) as u64;
-                    let pv = pv_text(pos.board(), &best.pv);
-                    println!(
-                        "info depth {} seldepth {} multipv 1 score {} nodes {total} nps {} time {ms} hashfull {} pv{pv}",
-                        best.depth,
-                        best.seldepth.max(1),
-                        score_text(best.score),
-                        total * 1000 / ms,
-                        searcher.tt.hashfull()
-                    );
+                    let info = Info {
+                        depth: best.depth,
+                        seldepth: best.seldepth,
+                        multipv: 1,
+                        score: best.score,
+                        bound: engram_tt::Bound::Exact,
+                        nodes: total,
+                        time_ms: started.elapsed().as_millis().max(1) as u64,
+                        hashfull: searcher.use_tt.then(|| searcher.tt.hashfull()),
+                        pv: best.pv.clone(),
+                    };
+                    println!("{}", info.uci_line(pos.board()));
                 }
                 if print {
                     let line = bestmove_line(pos.board(), &best);
@@ -279,7 +304,7 @@ impl Pool {
         self.shutdown();
         self.private.clear();
         let n = n.max(1);
-        let counters: NodeCounters = Arc::from(zeros(n));
+        let counters: NodeCounters = thread_slots(n);
         let mut failure = None;
         for id in 0..n {
             match self.spawn(id, &counters) {
@@ -300,7 +325,7 @@ impl Pool {
             return Ok(());
         };
         // Fewer threads than asked: the threads count each other by their counters.
-        let counters: NodeCounters = Arc::from(zeros(self.workers.len()));
+        let counters: NodeCounters = thread_slots(self.workers.len());
         self.counters = counters.clone();
         self.broadcast(|ack| Msg::Counters(counters.clone(), ack));
         Err(format!(
@@ -317,15 +342,20 @@ impl Pool {
             return Err(std::io::Error::other("injected: no more threads"));
         }
         let (tx, rx) = channel();
-        let mut searcher = Box::new(Searcher::new(self.tt.clone(), self.control.clone()));
-        searcher.id = id;
-        searcher.verbose = id == 0;
-        searcher.counters = counters.clone();
-        let control = self.control.clone();
+        let (tt, control, counters) = (self.tt.clone(), self.control.clone(), counters.clone());
         let handle = std::thread::Builder::new()
             .name(format!("search-{id}"))
             .stack_size(64 << 20)
-            .spawn(move || worker_loop(searcher, rx, control))?;
+            .spawn(move || {
+                // The thread's own data (histories, accumulators, stacks) is allocated by the
+                // thread itself, so that the memory is first touched by it (local to its node
+                // on a NUMA machine).
+                let mut searcher = Box::new(Searcher::new(tt, control.clone()));
+                searcher.id = id;
+                searcher.verbose = id == 0;
+                searcher.counters = counters;
+                worker_loop(searcher, rx, control)
+            })?;
         Ok(Worker { tx, handle })
     }
 
@@ -464,6 +494,7 @@ impl Drop for Pool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::MATE;
     use std::sync::atomic::AtomicUsize;
 
     /// Threads from this index on fail to start (tests of `set_threads`' fallback).
@@ -520,32 +551,42 @@ mod tests {
 
     #[test]
     fn best_thread_vote() {
-        // Deeper wins, whatever the score; shallower never does.
+        let m = Move::from_u16;
+        // Agreement beats a lone thread: A has (0 + 7) · 10 + (1 + 7) · 11 = 158 votes, B
+        // (2 + 7) · 11 = 99; the first thread with A (the main thread) plays.
+        let (best, helper) = pick_best(r(1, 10, 10), vec![r(2, 12, 11), r(1, 11, 11)]);
+        assert_eq!((best.best, best.depth, helper), (m(1), 10, false));
+        // A deeper thread with a clearly better score outvotes the main thread.
+        let (best, helper) = pick_best(r(1, 10, 10), vec![r(2, 40, 12)]);
+        assert_eq!((best.best, best.score, helper), (m(2), 40, true));
+        // Equal weight: the main thread keeps its move.
+        assert_eq!(pick_best(r(1, 10, 10), vec![r(2, 10, 10)]).0.best, m(1));
+        // A proven mate overrides the vote: the shortest one found.
         assert_eq!(
-            pick_best(r(1, 10, 10), vec![r(2, 10, 11)]).0.best,
-            Move::from_u16(2)
-        );
-        assert_eq!(
-            pick_best(r(1, 10, 10), vec![r(2, 5, 11)]).0.best,
-            Move::from_u16(2)
-        );
-        assert_eq!(
-            pick_best(r(1, 10, 10), vec![r(2, 500, 9)]).0.best,
-            Move::from_u16(1)
-        );
-        // Same depth: the better score wins.
-        assert_eq!(
-            pick_best(r(1, 10, 10), vec![r(2, 30, 10), r(3, 20, 10)])
+            pick_best(r(1, 500, 20), vec![r(2, MATE - 9, 8), r(3, MATE - 5, 7)])
                 .0
                 .best,
-            Move::from_u16(2)
+            m(3)
         );
-        // A helper that completed nothing never wins.
+        // Being mated: the longest defence.
+        assert_eq!(
+            pick_best(r(1, -MATE + 4, 10), vec![r(2, -MATE + 8, 9)])
+                .0
+                .best,
+            m(2)
+        );
+        // A helper that completed nothing never wins; nor does a null move.
         assert_eq!(
             pick_best(r(1, 10, 10), vec![r(0, 900, 12), r(4, 900, 0)])
                 .0
                 .best,
-            Move::from_u16(1)
+            m(1)
         );
+        // A main thread that completed nothing gives way to a helper that did.
+        assert_eq!(pick_best(r(1, 0, 0), vec![r(2, -30, 3)]).0.best, m(2));
+        // The chosen result carries the main thread's node count (the pool sums them).
+        let mut main = r(1, 10, 10);
+        main.nodes = 77;
+        assert_eq!(pick_best(main, vec![r(2, 90, 12)]).0.nodes, 77);
     }
 }

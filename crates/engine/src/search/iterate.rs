@@ -20,7 +20,8 @@ impl Searcher {
     pub fn search(&mut self, pos: &Position, limits: SearchLimits) -> SearchResult {
         self.pos = pos.clone();
         self.nodes = 0;
-        self.publish_nodes();
+        self.seldepth = 0;
+        self.reset_slot();
         self.unwind = None;
         self.was_pondering = self.control.pondering.load(Ordering::Relaxed);
         self.timer = Timer::new(time::allocate(&limits.clock, limits.move_overhead));
@@ -261,7 +262,7 @@ impl Searcher {
         }
         let info = Info {
             depth,
-            seldepth: rm.seldepth,
+            seldepth: self.max_seldepth(rm.seldepth),
             multipv: idx + 1,
             score,
             bound,

@@ -71,8 +71,36 @@ pub struct Control {
     pub smp: Smp,
 }
 
-/// Node counts of all search threads, published every 1024 nodes so `info` can sum them.
-pub type NodeCounters = Arc<[AtomicU64]>;
+/// What one search thread publishes every 1024 nodes for the others and for `info`: its
+/// node count and selective depth in this search. Each slot has a cache line pair of its own
+/// (128 bytes: x86's adjacent-line prefetcher fetches lines in pairs), so that a thread's
+/// writes never evict another thread's slot from that thread's cache.
+#[derive(Debug, Default)]
+#[repr(align(128))]
+pub struct ThreadSlot {
+    nodes: AtomicU64,
+    seldepth: AtomicU64,
+}
+
+impl ThreadSlot {
+    /// The last published node count.
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    /// The last published selective depth.
+    pub fn seldepth(&self) -> usize {
+        self.seldepth.load(Ordering::Relaxed) as usize
+    }
+}
+
+/// The slots of all search threads of a pool, index = thread id.
+pub type NodeCounters = Arc<[ThreadSlot]>;
+
+/// `n` slots at zero.
+pub fn thread_slots(n: usize) -> NodeCounters {
+    (0..n).map(|_| ThreadSlot::default()).collect()
+}
 
 /// What to search for: the parameters of `go`, plus options that shape the search.
 #[derive(Clone, Debug, Default)]
@@ -258,7 +286,7 @@ impl Searcher {
             tt_use: lab::TtUse::default(),
             verbose: true,
             id: 0,
-            counters: Arc::from(vec![AtomicU64::new(0)]),
+            counters: thread_slots(1),
             eval: Evaluator::default(),
             history: History::default(),
             correction: Correction::default(),
@@ -316,19 +344,34 @@ impl Searcher {
         self.counters
             .iter()
             .enumerate()
-            .map(|(i, c)| {
-                if i == self.id {
-                    self.nodes
-                } else {
-                    c.load(Ordering::Relaxed)
-                }
-            })
+            .map(|(i, c)| if i == self.id { self.nodes } else { c.nodes() })
             .sum()
+    }
+
+    /// The deepest selective depth of all threads of the pool, as last published, and
+    /// `own`.
+    fn max_seldepth(&self, own: usize) -> usize {
+        self.counters
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != self.id)
+            .map(|(_, c)| c.seldepth())
+            .fold(own, usize::max)
     }
 
     fn publish_nodes(&self) {
         if let Some(c) = self.counters.get(self.id) {
-            c.store(self.nodes, Ordering::Relaxed);
+            c.nodes.store(self.nodes, Ordering::Relaxed);
+            c.seldepth
+                .fetch_max(self.seldepth as u64, Ordering::Relaxed);
+        }
+    }
+
+    /// Starts this thread's slot afresh for a new search.
+    fn reset_slot(&self) {
+        if let Some(c) = self.counters.get(self.id) {
+            c.nodes.store(0, Ordering::Relaxed);
+            c.seldepth.store(0, Ordering::Relaxed);
         }
     }
 }
