@@ -85,8 +85,6 @@ pub struct Config {
     pub hash: usize,
     /// Give each thread its own table instead of sharing one.
     pub private_tt: bool,
-    /// Threads spread over depths (Lazy SMP) instead of splitting the tree.
-    pub lazy_smp: bool,
     /// Enhanced transposition cutoffs.
     pub etc: bool,
     /// Evaluate with the network (`Use NNUE`).
@@ -103,7 +101,6 @@ impl Default for Config {
             threads: 1,
             hash: 16,
             private_tt: false,
-            lazy_smp: false,
             etc: crate::options::ETC_DEFAULT,
             nnue: crate::options::NNUE_DEFAULT,
             eval_file: None,
@@ -137,7 +134,6 @@ pub fn run(cfg: Config, verbose: bool) -> Result<(u64, u128), String> {
         let limits = SearchLimits {
             depth: Some(cfg.depth),
             multipv: 1,
-            lazy_smp: cfg.lazy_smp,
             etc: cfg.etc,
             nnue: nnue.clone(),
             ..SearchLimits::default()

@@ -138,7 +138,7 @@ pub struct PerftArgs {
     pub threads: usize,
 }
 
-/// `engram bench [depth] [--no-tt] [--threads N] [--hash MiB] [--private-tt] [--lazy-smp]
+/// `engram bench [depth] [--no-tt] [--threads N] [--hash MiB] [--private-tt]
 /// [--etc BOOL] [--nnue BOOL] [--eval-file PATH]`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
@@ -170,9 +170,6 @@ pub struct BenchArgs {
     /// Give each thread its own table instead of sharing one.
     #[arg(long)]
     pub private_tt: bool,
-    /// Threads spread over depths (Lazy SMP) instead of splitting the tree.
-    #[arg(long)]
-    pub lazy_smp: bool,
     /// Enhanced transposition cutoffs (the UCI option `ETC`).
     #[arg(long, value_name = "BOOL", default_value_t = crate::options::ETC_DEFAULT, action = clap::ArgAction::Set)]
     pub etc: bool,
@@ -242,7 +239,6 @@ impl BenchArgs {
             threads: self.threads,
             hash: self.hash,
             private_tt: self.private_tt,
-            lazy_smp: self.lazy_smp,
             etc: self.etc,
             nnue: self.nnue,
             eval_file: self.eval_file.clone(),
@@ -304,10 +300,7 @@ mod tests {
             (got.depth, got.use_tt, got.threads, got.hash),
             (want.depth, want.use_tt, want.threads, want.hash)
         );
-        assert_eq!(
-            (got.private_tt, got.lazy_smp),
-            (want.private_tt, want.lazy_smp)
-        );
+        assert_eq!(got.private_tt, want.private_tt);
         assert_eq!((got.nnue, got.eval_file), (want.nnue, want.eval_file));
     }
 
@@ -334,7 +327,6 @@ mod tests {
             "--no-tt",
             "--hash",
             "64",
-            "--lazy-smp",
             "--private-tt",
         ])
         .unwrap();
@@ -343,7 +335,7 @@ mod tests {
         };
         let c = args.config();
         assert_eq!((c.depth, c.use_tt, c.threads, c.hash), (9, false, 2, 64));
-        assert!(c.private_tt && c.lazy_smp);
+        assert!(c.private_tt);
         let cli = parse(&["bench", "--nnue", "true", "--eval-file", "x.nnue", "5"]).unwrap();
         let Some(Command::Bench(args)) = cli.command else {
             panic!("not bench");

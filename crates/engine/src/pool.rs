@@ -1,10 +1,9 @@
 //! The search thread pool: `Threads` persistent threads, each with its own [`Searcher`]
 //! (history, killers, pawn hash), all sharing one transposition table. Thread 0 is the main
 //! thread: it runs the clock, prints `info`, and when it is done stops the helpers, takes the
-//! best result among all threads and reports `bestmove`. By default the helpers take moves at
-//! the split points the other threads open (young brothers wait, `search/split.rs`); with
-//! `SMP Lazy` they search the same position on their own iteration schedule
-//! (`search/smp.rs`) and talk to each other only through the table.
+//! result the threads vote for and reports `bestmove`. The threads search the same position,
+//! each on its own iteration schedule (Lazy SMP, `search/smp.rs`), and talk to each other
+//! only through the table and the few counters of `search/smp.rs`.
 
 use crate::search::report::Info;
 use crate::search::{
@@ -73,11 +72,22 @@ pub struct Pool {
 /// to play is the first whose move has the most votes; a proven mate overrides the vote (the
 /// shortest mate found, or when being mated, the longest defence). Returns the chosen result
 /// and whether it is a helper's. A thread with no completed iteration never wins.
-pub fn pick_best(main: SearchResult, helpers: Vec<SearchResult>) -> (SearchResult, bool) {
-    let voters: Vec<&SearchResult> = std::iter::once(&main)
+///
+/// With `deepest_only` (a search to a fixed depth) only the threads that completed the
+/// deepest iteration vote, so that `go depth N` plays a move searched to depth N.
+pub fn pick_best(
+    main: SearchResult,
+    helpers: Vec<SearchResult>,
+    deepest_only: bool,
+) -> (SearchResult, bool) {
+    let mut voters: Vec<&SearchResult> = std::iter::once(&main)
         .chain(&helpers)
         .filter(|r| !r.best.is_null() && r.depth > 0)
         .collect();
+    if deepest_only {
+        let deepest = voters.iter().map(|r| r.depth).max().unwrap_or(0);
+        voters.retain(|r| r.depth == deepest);
+    }
     let Some(worst) = voters.iter().map(|r| r.score).min() else {
         return (main, false);
     };
@@ -194,6 +204,7 @@ fn worker_loop(mut searcher: Box<Searcher>, rx: Receiver<Msg>, control: Arc<Cont
             } => {
                 let started = Instant::now();
                 let searchmoves = limits.searchmoves.clone();
+                let fixed_depth = limits.depth.is_some();
                 let mut main = guarded_search(&mut searcher, &pos, limits);
                 if main.best.is_null() {
                     // Keep a legal move even if the search had no time to find one.
@@ -204,7 +215,7 @@ fn worker_loop(mut searcher: Box<Searcher>, rx: Receiver<Msg>, control: Arc<Cont
                 let results: Vec<SearchResult> =
                     (0..n_helpers).filter_map(|_| helpers.recv().ok()).collect();
                 let total = main.nodes + results.iter().map(|r| r.nodes).sum::<u64>();
-                let (mut best, from_helper) = pick_best(main, results);
+                let (mut best, from_helper) = pick_best(main, results, fixed_depth);
                 best.nodes = total;
                 if print && from_helper && searcher.verbose {
                     // The move comes from a helper: show its line, so the last `info` matches
@@ -425,7 +436,6 @@ impl Pool {
                 // A node limit counts every thread's nodes (`Searcher::check_limits`).
                 nodes: limits.nodes,
                 multipv: 1,
-                lazy_smp: limits.lazy_smp,
                 etc: limits.etc,
                 nnue: limits.nnue.clone(),
                 ..SearchLimits::default()
@@ -554,39 +564,58 @@ mod tests {
         let m = Move::from_u16;
         // Agreement beats a lone thread: A has (0 + 7) · 10 + (1 + 7) · 11 = 158 votes, B
         // (2 + 7) · 11 = 99; the first thread with A (the main thread) plays.
-        let (best, helper) = pick_best(r(1, 10, 10), vec![r(2, 12, 11), r(1, 11, 11)]);
+        let (best, helper) = pick_best(r(1, 10, 10), vec![r(2, 12, 11), r(1, 11, 11)], false);
         assert_eq!((best.best, best.depth, helper), (m(1), 10, false));
         // A deeper thread with a clearly better score outvotes the main thread.
-        let (best, helper) = pick_best(r(1, 10, 10), vec![r(2, 40, 12)]);
+        let (best, helper) = pick_best(r(1, 10, 10), vec![r(2, 40, 12)], false);
         assert_eq!((best.best, best.score, helper), (m(2), 40, true));
         // Equal weight: the main thread keeps its move.
-        assert_eq!(pick_best(r(1, 10, 10), vec![r(2, 10, 10)]).0.best, m(1));
+        assert_eq!(
+            pick_best(r(1, 10, 10), vec![r(2, 10, 10)], false).0.best,
+            m(1)
+        );
         // A proven mate overrides the vote: the shortest one found.
         assert_eq!(
-            pick_best(r(1, 500, 20), vec![r(2, MATE - 9, 8), r(3, MATE - 5, 7)])
-                .0
-                .best,
+            pick_best(
+                r(1, 500, 20),
+                vec![r(2, MATE - 9, 8), r(3, MATE - 5, 7)],
+                false
+            )
+            .0
+            .best,
             m(3)
         );
         // Being mated: the longest defence.
         assert_eq!(
-            pick_best(r(1, -MATE + 4, 10), vec![r(2, -MATE + 8, 9)])
+            pick_best(r(1, -MATE + 4, 10), vec![r(2, -MATE + 8, 9)], false)
                 .0
                 .best,
             m(2)
         );
         // A helper that completed nothing never wins; nor does a null move.
         assert_eq!(
-            pick_best(r(1, 10, 10), vec![r(0, 900, 12), r(4, 900, 0)])
+            pick_best(r(1, 10, 10), vec![r(0, 900, 12), r(4, 900, 0)], false)
                 .0
                 .best,
             m(1)
         );
         // A main thread that completed nothing gives way to a helper that did.
-        assert_eq!(pick_best(r(1, 0, 0), vec![r(2, -30, 3)]).0.best, m(2));
+        assert_eq!(
+            pick_best(r(1, 0, 0), vec![r(2, -30, 3)], false).0.best,
+            m(2)
+        );
         // The chosen result carries the main thread's node count (the pool sums them).
         let mut main = r(1, 10, 10);
         main.nodes = 77;
-        assert_eq!(pick_best(main, vec![r(2, 90, 12)]).0.nodes, 77);
+        assert_eq!(pick_best(main, vec![r(2, 90, 12)], false).0.nodes, 77);
+        // A fixed-depth search: only the deepest threads vote, whatever the others' scores.
+        let (best, helper) = pick_best(r(1, 10, 9), vec![r(2, 80, 8), r(3, 5, 9)], true);
+        assert_eq!((best.best, helper), (m(1), false));
+        assert_eq!(
+            pick_best(r(1, 10, 8), vec![r(2, 80, 8), r(3, 5, 9)], true)
+                .0
+                .best,
+            m(3)
+        );
     }
 }

@@ -30,8 +30,6 @@ pub struct Options {
     pub move_overhead: u64,
     /// Chess960 castling notation and FEN.
     pub chess960: bool,
-    /// `SMP Lazy`: threads spread over depths instead of splitting the tree.
-    pub lazy_smp: bool,
     /// `Replacement`: the table's policy, by name.
     pub replacement: &'static str,
     /// `Replacement Age`: the buckets policies' age weight.
@@ -66,7 +64,6 @@ impl Default for Options {
             multipv: 1,
             move_overhead: options::OVERHEAD_DEFAULT,
             chess960: false,
-            lazy_smp: false,
             replacement: options::REPLACEMENT_VARS[0],
             replacement_age: 8,
             hash_file: String::new(),
@@ -338,7 +335,6 @@ impl Engine {
         let mut limits = SearchLimits {
             multipv: self.options.multipv,
             move_overhead: self.options.move_overhead,
-            lazy_smp: self.options.lazy_smp,
             etc: self.options.etc,
             nnue: self.options.use_nnue.then(|| self.net.clone()),
             ..SearchLimits::default()
@@ -451,7 +447,6 @@ impl Engine {
             Setting::MultiPv(n) => self.options.multipv = n,
             Setting::MoveOverhead(ms) => self.options.move_overhead = ms,
             Setting::Chess960(on) => self.options.chess960 = on,
-            Setting::LazySmp(on) => self.options.lazy_smp = on,
             Setting::Replacement(name) => {
                 if name != self.options.replacement {
                     self.options.replacement = name;

@@ -82,13 +82,7 @@ fn help_and_version_exit_zero() {
         assert!(help.contains(word), "{word} missing from --help:\n{help}");
     }
     let bench_help = text(&engram(&["bench", "--help"]).stdout);
-    for flag in [
-        "--no-tt",
-        "--threads",
-        "--hash",
-        "--private-tt",
-        "--lazy-smp",
-    ] {
+    for flag in ["--no-tt", "--threads", "--hash", "--private-tt"] {
         assert!(bench_help.contains(flag), "{flag}:\n{bench_help}");
     }
     for flag in ["--version", "-V"] {

@@ -48,14 +48,13 @@ fn mates_in_two() {
     }
 }
 
-/// Mate scores survive the threads' split points (cut-offs, shared alpha, results merged
-/// from several threads) and Lazy SMP's depth spreading alike.
+/// Mate scores survive Lazy SMP's depth spreading and the threads' vote.
 #[test]
 fn mates_in_two_with_two_threads() {
     let twos: Vec<_> = mates().into_iter().filter(|(_, n)| *n == 2).collect();
-    for lazy_smp in [false, true] {
+    for threads in [2, 3] {
         let tt = Arc::new(Table::new(16).unwrap());
-        let mut pool = Pool::new(2, tt, Arc::new(Control::default()));
+        let mut pool = Pool::new(threads, tt, Arc::new(Control::default()));
         pool.set_verbose(false);
         for (fen, n) in &twos {
             let pos = Position::new(Board::from_fen(fen, false).unwrap());
@@ -63,14 +62,13 @@ fn mates_in_two_with_two_threads() {
                 mate: Some(*n),
                 nodes: Some(5_000_000),
                 multipv: 1,
-                lazy_smp,
                 ..SearchLimits::default()
             };
             let r = pool.search(&pos, limits);
             assert_eq!(
                 score_text(r.score),
                 format!("mate {n}"),
-                "{fen} lazy {lazy_smp}"
+                "{fen} threads {threads}"
             );
             assert!(pos.board().is_legal(r.best), "{fen}");
         }

@@ -125,7 +125,7 @@ fn a_good_file_is_accepted_and_searched_with() {
     // The same search again gives the same tree: the option reached the search for good.
     e.send("ucinewgame");
     assert_eq!(search(&mut e, 7), file);
-    // Back to the embedded network, and with several threads of both kinds.
+    // Back to the embedded network, and with several threads.
     e.send("setoption name EvalFile value <empty>");
     let line = answer(&mut e);
     assert!(
@@ -133,8 +133,6 @@ fn a_good_file_is_accepted_and_searched_with() {
         "{line}"
     );
     e.send("setoption name Threads value 3");
-    search(&mut e, 7);
-    e.send("setoption name SMP value Lazy");
     search(&mut e, 7);
     e.send("setoption name Use NNUE value false");
     search(&mut e, 5);

@@ -58,8 +58,8 @@ fn uci_lists_every_parameter_as_a_spin_option() {
 #[test]
 fn setting_a_parameter_changes_the_search() {
     // Parameters that a single-thread search to a fixed depth never reads: the time
-    // management's, and the split depth (two threads make the node count vary).
-    let idle = |name: &str| name.starts_with("tm_") || name == "split_min_depth";
+    // management's.
+    let idle = |name: &str| name.starts_with("tm_");
     let mut engine = Engine::start();
     let depth = 9;
     let baseline = nodes(&mut engine, depth);

@@ -17,7 +17,7 @@
 //! the combinations that hurt: `stop` and `go` in one write, bursts of `go`, `go
 //! infinite`/`stop` pairs, `Threads` and `Hash` changed between searches, `go ponder` followed
 //! by `ponderhit`, `stop`, or a ponder miss. Odd seeds start with `Threads 2`, even ones with
-//! 1; `Threads` and `SMP` change during the stream. Every stream ends with `stop`, `isready`,
+//! 1; `Threads` changes during the stream, and `SMP` (an option of old) is refused. Every stream ends with `stop`, `isready`,
 //! then, once every answer due has arrived, `quit`.
 //!
 //! # The contract checked
@@ -207,7 +207,6 @@ const TAKES_VALUE: &[&str] = &[
 enum Kind {
     Spin(i64, i64),
     Check,
-    Combo(&'static [&'static str]),
     Button,
 }
 
@@ -220,7 +219,6 @@ const OPTIONS: &[(&str, Kind)] = &[
     ("MultiPV", Kind::Spin(1, 256)),
     ("Move Overhead", Kind::Spin(0, 5000)),
     ("UCI_Chess960", Kind::Check),
-    ("SMP", Kind::Combo(&["Split", "Lazy"])),
 ];
 
 /// A valid `setoption` (arguments after the command): the option's name and value, or
@@ -246,7 +244,6 @@ fn valid_setoption(args: &[&str]) -> Option<(&'static str, String)> {
     let ok = match kind {
         Kind::Spin(lo, hi) => value.parse::<i64>().is_ok_and(|v| (lo..=hi).contains(&v)),
         Kind::Check => ["true", "false"].contains(&value.to_ascii_lowercase().as_str()),
-        Kind::Combo(vars) => vars.iter().any(|v| v.eq_ignore_ascii_case(&value)),
         Kind::Button => true,
     };
     ok.then_some((name, value))
@@ -1127,9 +1124,6 @@ fn generate(seed: u64, steps: usize) -> Stream {
         steps: Vec::new(),
     };
     let mut start = vec![format!("setoption name Threads value {threads}")];
-    if g.rng.chance(30) {
-        start.push("setoption name SMP value Lazy".into());
-    }
     if g.rng.chance(50) {
         start.insert(0, "uci".into());
         start.push("isready".into());

@@ -99,8 +99,6 @@ pub enum Setting {
     MoveOverhead(u64),
     /// `UCI_Chess960`: Chess960 castling notation and FEN.
     Chess960(bool),
-    /// `SMP`: `true` for `Lazy` (threads spread over depths), `false` for `Split`.
-    LazySmp(bool),
     /// `Replacement`: the table's replacement policy, by name (one of [`REPLACEMENT_VARS`]).
     Replacement(&'static str),
     /// `Replacement Age`: plies of depth one search of age is worth (buckets policies).
@@ -135,8 +133,6 @@ const PONDER: &str = "Ponder";
 const MULTIPV: &str = "MultiPV";
 const MOVE_OVERHEAD: &str = "Move Overhead";
 const CHESS960: &str = "UCI_Chess960";
-const SMP: &str = "SMP";
-const SMP_VARS: &[&str] = &["Split", "Lazy"];
 const REPLACEMENT: &str = "Replacement";
 /// The replacement policies `Replacement` offers (`engram_tt::Policy`), default first.
 pub const REPLACEMENT_VARS: &[&str] = &[
@@ -195,7 +191,7 @@ pub const OPTIONS: &[Declaration] = &[
             min: 1,
             max: THREADS_MAX as i64,
         },
-        doc: "search threads: one shared table, per-thread history; they split the tree (see `SMP`)",
+        doc: "search threads (Lazy SMP): one shared table, per-thread histories; set it to the cores",
     },
     Declaration {
         name: CLEAR_HASH,
@@ -229,14 +225,6 @@ pub const OPTIONS: &[Declaration] = &[
         name: CHESS960,
         kind: Kind::Check { default: false },
         doc: "Chess960: X-FEN/Shredder-FEN castling, king-takes-rook castling moves",
-    },
-    Declaration {
-        name: SMP,
-        kind: Kind::Combo {
-            default: "Split",
-            vars: SMP_VARS,
-        },
-        doc: "how threads share the work: split points (young brothers wait) or Lazy SMP (threads spread over depths)",
     },
     Declaration {
         name: REPLACEMENT,
@@ -621,7 +609,6 @@ fn setting(name: &'static str, value: Value) -> Setting {
         (MULTIPV, Value::Spin(n)) => Setting::MultiPv(n as usize),
         (MOVE_OVERHEAD, Value::Spin(n)) => Setting::MoveOverhead(n as u64),
         (CHESS960, Value::Check(b)) => Setting::Chess960(b),
-        (SMP, Value::Combo(v)) => Setting::LazySmp(v == SMP_VARS[1]),
         (REPLACEMENT, Value::Combo(v)) => Setting::Replacement(v),
         (REPLACEMENT_AGE, Value::Spin(n)) => Setting::ReplacementAge(n as u8),
         (HASH_FILE, Value::String(s)) => Setting::HashFile(s),

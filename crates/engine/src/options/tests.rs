@@ -92,12 +92,8 @@ fn valid_settings() {
         Ok(Setting::Chess960(false))
     );
     assert_eq!(
-        set("setoption name SMP value lazy"),
-        Ok(Setting::LazySmp(true))
-    );
-    assert_eq!(
-        set("setoption name smp value Split"),
-        Ok(Setting::LazySmp(false))
+        set("setoption name replacement value twotier"),
+        Ok(Setting::Replacement("TwoTier"))
     );
 }
 
@@ -144,7 +140,7 @@ fn missing_value() {
         "setoption name Hash",
         "setoption name hash value",
         "setoption name Ponder",
-        "setoption name SMP value ",
+        "setoption name Replacement value ",
     ] {
         assert!(
             matches!(set(line), Err(OptionError::MissingValue { .. })),
@@ -225,15 +221,25 @@ fn bad_check_and_combo_values() {
         e.to_string(),
         "option 'Ponder': expected true or false, got 'maybe'"
     );
-    let e = set("setoption name smp value Eager").unwrap_err();
+    let e = set("setoption name replacement value Eager").unwrap_err();
     assert!(
-        matches!(e, OptionError::BadCombo { name: "SMP", .. }),
+        matches!(
+            e,
+            OptionError::BadCombo {
+                name: "Replacement",
+                ..
+            }
+        ),
         "{e:?}"
     );
-    assert_eq!(
-        e.to_string(),
-        "option 'SMP': expected Split or Lazy, got 'Eager'"
+    assert!(
+        e.to_string()
+            .starts_with("option 'Replacement': expected Buckets or TwoTier or "),
+        "{e}"
     );
+    // The thread design is not an option any more (issue 76): an old GUI setting is refused
+    // with a message, not applied.
+    assert!(set("setoption name SMP value Lazy").is_err());
 }
 
 #[test]
@@ -286,7 +292,6 @@ fn uci_lines_as_before() {
             "option name MultiPV type spin default 1 min 1 max 256",
             "option name Move Overhead type spin default 10 min 0 max 5000",
             "option name UCI_Chess960 type check default false",
-            "option name SMP type combo default Split var Split var Lazy",
             "option name Replacement type combo default Buckets var Buckets var TwoTier \
              var DepthPreferred var AlwaysReplace var TwoBig1 var LineBuckets var MicroMax",
             "option name Replacement Age type spin default 8 min 0 max 32",
@@ -338,6 +343,6 @@ fn markdown_rows() {
     assert!(lines.contains(&"| `Clear Hash` | button |  | empties the table |"));
     assert!(lines
         .iter()
-        .any(|l| l.starts_with("| `SMP` | combo `Split` / `Lazy` | Split |")));
+        .any(|l| l.starts_with("| `Replacement` | combo `Buckets` / `TwoTier` / ")));
     assert!(table.ends_with("|\n"));
 }

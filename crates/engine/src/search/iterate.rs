@@ -28,27 +28,18 @@ impl Searcher {
         self.eval.configure(limits.nnue.as_ref());
         self.limits = limits;
         self.killers.fill([Move::NULL; 2]);
-        self.splits.clear();
         #[cfg(feature = "tune")]
         {
             self.lmr = params::lmr_table();
         }
         let threads = self.counters.len();
-        self.mode = if threads == 1 {
-            SmpMode::Single
-        } else if !self.limits.lazy_smp {
-            SmpMode::Split
-        } else if self.limits.multipv <= 1 {
+        self.mode = if threads > 1 && self.limits.multipv <= 1 {
             SmpMode::Lazy
         } else {
-            // Several PVs are the main thread's job: it iterates on its own schedule, while
-            // the helpers spread around it.
+            // One thread; or several PVs, which are the main thread's job: it iterates on its
+            // own schedule, while the helpers spread around it.
             SmpMode::Single
         };
-        if self.mode == SmpMode::Split && self.id != 0 {
-            self.help();
-            return SearchResult::no_move(0, self.nodes);
-        }
 
         let board = *self.pos.board();
         self.root_moves = board
@@ -232,9 +223,7 @@ impl Searcher {
         self.root_moves[..=pv_idx].sort_by_key(|rm| -rm.score);
     }
 
-    /// The share of this search's nodes (this thread's) spent below the best root move. With
-    /// one thread it is exact; under a root split point the moves other threads search are
-    /// not counted, so the share leans high (and the time short) by at most their part.
+    /// The share of this search's nodes (this thread's) spent below the best root move.
     fn best_move_share(&self) -> f64 {
         (self.root_moves[0].nodes as f64 / self.nodes.max(1) as f64).clamp(0.0, 1.0)
     }
@@ -291,8 +280,8 @@ impl Searcher {
     }
 
     /// The check at the top of every node: sets `unwind` when the search must end (`stop`,
-    /// the node limit, every 1024 nodes the clock), when the split point this thread works
-    /// under was cut off, or (Lazy SMP) when another thread completed this iteration.
+    /// the node limit, every 1024 nodes the clock), or (Lazy SMP) when another thread
+    /// completed this iteration.
     ///
     /// A node limit counts the nodes of all threads: each thread's own count every node,
     /// everyone's as published every 1024 nodes, so with `T` threads a search stops within
@@ -306,12 +295,6 @@ impl Searcher {
         if let Some(n) = self.limits.nodes {
             if self.nodes >= n {
                 self.unwind = Some(Unwind::Stop);
-                return;
-            }
-        }
-        if let Some(sp) = self.splits.last() {
-            if sp.aborted() {
-                self.unwind = Some(Unwind::SplitCut);
                 return;
             }
         }
@@ -357,17 +340,6 @@ impl Searcher {
         self.limits
             .nodes
             .is_some_and(|n| self.counters.len() > 1 && self.total_nodes() >= n)
-    }
-
-    /// `check_limits` for a thread that searches no nodes (waiting at a split point).
-    pub(super) fn poll(&mut self) {
-        if self.control.stop.load(Ordering::Relaxed) || self.nodes_exhausted() {
-            self.unwind = Some(Unwind::Stop);
-        } else if self.splits.last().is_some_and(|sp| sp.aborted()) {
-            self.unwind = Some(Unwind::SplitCut);
-        } else {
-            self.check_time();
-        }
     }
 }
 

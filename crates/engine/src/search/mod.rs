@@ -12,13 +12,12 @@
 //! | `mod.rs` | the types: limits, results, the searcher's state, why a search unwinds |
 //! | `iterate.rs` | iterative deepening, aspiration windows, time and node limits |
 //! | `report.rs` | what an iteration reports: the UCI `info` line, or a callback |
-//! | `root.rs` | the root's move loop (its own reductions, Lazy SMP's deferral, the root split) |
+//! | `root.rs` | the root's move loop (its own reductions, Lazy SMP's deferral) |
 //! | `node.rs` | negamax: pruning, the move loop, the later-move ladder, history updates |
 //! | `qsearch.rs` | quiescence search |
 //! | `tt.rs` | how the search uses the table: probe to cutoff, store, mate scores |
 //! | `etc.rs` | enhanced transposition cutoffs: the children's entries before the moves |
 //! | `correction.rs` | the static evaluation's correction by pawn structure |
-//! | `split.rs` | several threads on one tree: split points (young brothers wait) |
 //! | `smp.rs` | Lazy SMP's bookkeeping (threads spread over depths) |
 //! | `params.rs` | every tunable constant, named |
 //! | `picker.rs`, `history.rs`, `see.rs` | move ordering, its statistics, static exchange |
@@ -37,7 +36,6 @@ pub mod report;
 mod root;
 pub mod see;
 pub mod smp;
-mod split;
 pub mod tt;
 
 use crate::eval::Evaluator;
@@ -47,7 +45,6 @@ use engram_chess::{Board, Move, Position};
 use engram_tt::{Bound, Table};
 use history::{History, PieceTo};
 use smp::Smp;
-use split::SplitPoint;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -66,8 +63,8 @@ pub struct Control {
     /// True from `go` until the search has decided its move (set by the UCI thread, cleared
     /// by the search thread just before it prints `bestmove`).
     pub searching: AtomicBool,
-    /// What the threads of one search share besides the table: the open split points and
-    /// Lazy SMP's iterations (reset by the pool per search).
+    /// What the threads of one search share besides the table: Lazy SMP's iterations
+    /// (reset by the pool per search).
     pub smp: Smp,
 }
 
@@ -121,9 +118,6 @@ pub struct SearchLimits {
     pub multipv: usize,
     /// `Move Overhead` in milliseconds.
     pub move_overhead: u64,
-    /// With several threads: spread them over depths (Lazy SMP, `smp.rs`) instead of
-    /// splitting the tree (young brothers wait, `split.rs`).
-    pub lazy_smp: bool,
     /// Enhanced transposition cutoffs (`etc.rs`): children's entries may cut a node.
     pub etc: bool,
     /// The network to evaluate with (`Use NNUE`, `EvalFile`); `None`: the hand-crafted
@@ -176,18 +170,14 @@ enum Unwind {
     Stop,
     /// Lazy SMP: another thread completed the iteration this one is in.
     IterationTaken,
-    /// A split point this thread works under was cut off (a move failed high elsewhere).
-    SplitCut,
 }
 
 /// How the threads of a search share the work, decided once per search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum SmpMode {
     /// This thread searches the whole tree on its own schedule (one thread, or several
-    /// principal variations under Lazy SMP).
+    /// principal variations).
     Single,
-    /// Split points (`split.rs`): the main thread iterates, helpers take moves of its nodes.
-    Split,
     /// Lazy SMP (`smp.rs`): every thread iterates; they skip or abandon iterations others
     /// are in and put off each other's root moves.
     Lazy,
@@ -271,8 +261,6 @@ pub struct Searcher {
     root_moves: Vec<RootMove>,
     /// Late-move reductions by depth and move number (`params::lmr_table`).
     lmr: Vec<[i32; 64]>,
-    /// The split points this thread works under, innermost last.
-    splits: Vec<Arc<SplitPoint>>,
 }
 
 impl Searcher {
@@ -306,7 +294,6 @@ impl Searcher {
             was_pondering: false,
             root_moves: Vec::new(),
             lmr: params::lmr_table(),
-            splits: Vec::new(),
         }
     }
 

@@ -2,28 +2,22 @@
 //! limits and draws, the table probe and its cutoff, static evaluation, pruning before the
 //! moves (reverse futility, null move), internal iterative reduction, the singular search
 //! that extends a table move without rival (or cuts the node), the move loop (moves
-//! from the picker, pruned by `next_child`, each searched by the later-move ladder), a split
-//! when a thread is idle, mate and stalemate, history updates, the store.
+//! from the picker, pruned by `next_child`, each searched by the later-move ladder), mate and
+//! stalemate, history updates, the store.
 
 use super::history::{self, bonus, History, PieceTo};
 use super::params;
 use super::picker::{is_noisy, MovePicker};
 use super::see::see_ge;
-use super::split::{Child, SplitPoint, State};
 use super::tt::EVAL_NONE;
-use super::{toward_beta, Searcher, SmpMode, INF, MATE, MATE_BOUND, MAX_PLY, OFF};
+use super::{toward_beta, Searcher, INF, MATE, MATE_BOUND, MAX_PLY, OFF};
 use crate::eval::non_pawn_material;
 use engram_chess::{Board, Move};
 
-/// What a node's move loop needs to choose and prune its moves (also the shape of a split
-/// point's node).
+/// What a node's move loop needs to choose and prune its moves.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Node {
     pub depth: i32,
-    /// A PV node (else a zero-window one).
-    pub pv: bool,
-    /// A zero-window node expected to fail high.
-    pub cut_node: bool,
     pub improving: bool,
     pub in_check: bool,
     pub static_eval: i32,
@@ -37,6 +31,22 @@ pub(super) struct Node {
     pub singular_ext: i32,
     /// The move a singular search leaves out (null: none).
     pub excluded: Move,
+}
+
+/// A move to search, with what its search needs from the node.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Child {
+    pub mv: Move,
+    /// The move's number among the moves searched, for reductions: at an inner node 1 is
+    /// the first; at the root 0 is the first of this pass.
+    pub n: usize,
+    pub quiet: bool,
+    /// History score of a quiet move.
+    pub hist: i32,
+    /// Continuation-history key of the move.
+    pub pt: PieceTo,
+    /// Plies of extension (or, negative, reduction) from the singular search.
+    pub ext: i32,
 }
 
 impl Searcher {
@@ -219,8 +229,6 @@ impl Searcher {
         let mut captures = Tried::<Move, 32>::new(Move::NULL);
         let node = Node {
             depth,
-            pv: PV,
-            cut_node,
             improving,
             in_check,
             static_eval,
@@ -231,7 +239,6 @@ impl Searcher {
             singular_ext,
             excluded,
         };
-        let mut split = false;
 
         while let Some(child) = next_child(
             &mut picker,
@@ -243,9 +250,8 @@ impl Searcher {
             alpha,
         ) {
             let (mv, quiet, pt) = (child.mv, child.quiet, child.pt);
-            let score = self.search_move::<PV>(
-                &board, &child, alpha, beta, depth, ply, cut_node, improving, None,
-            );
+            let score = self
+                .search_move::<PV>(&board, &child, alpha, beta, depth, ply, cut_node, improving);
             if self.stopped() {
                 return 0;
             }
@@ -269,39 +275,6 @@ impl Searcher {
                 } else {
                     captures.push(mv);
                 }
-            }
-            // Young brothers wait: after its first move, a PV node splits; another node
-            // splits when a thread is idle.
-            if self.mode == SmpMode::Split
-                && !singular_search
-                && depth >= params::split_min_depth()
-                && (PV || self.control.smp.splits().idle() > 0)
-            {
-                split = true;
-                break;
-            }
-        }
-        if split {
-            let pv = self.pv[ply][ply..self.pv_len[ply]].to_vec();
-            let mut state = State::new(Vec::new(), alpha, best_score, best_move, pv);
-            state.picker = Some(Box::new(picker));
-            state.searched = searched;
-            let sp = self.split(ply, node, beta, state);
-            if self.stopped() {
-                return 0;
-            }
-            let st = sp.lock();
-            best_score = st.best_score;
-            best_move = st.best_move;
-            if !best_move.is_null() {
-                self.pv[ply][ply..ply + st.pv.len()].copy_from_slice(&st.pv);
-                self.pv_len[ply] = ply + st.pv.len();
-            }
-            for &q in st.quiets.iter().filter(|q| q.0 != best_move) {
-                quiets.push(q);
-            }
-            for &c in st.captures.iter().filter(|&&c| c != best_move) {
-                captures.push(c);
             }
         }
 
@@ -396,7 +369,6 @@ impl Searcher {
         ply: usize,
         cut_node: bool,
         improving: bool,
-        shared: Option<&SplitPoint>,
     ) -> i32 {
         self.enter(board, c.mv, ply);
         self.stack[ply + 1 + OFF].double_exts =
@@ -426,18 +398,16 @@ impl Searcher {
                 r -= c.hist / params::lmr_history_div();
                 r = r.clamp(0, new_depth - 1);
             }
-            self.later_move::<PV>(alpha, beta, new_depth, r, ply, cut_node, shared)
+            self.later_move::<PV>(alpha, beta, new_depth, r, ply, cut_node)
         };
         self.pos.unmake();
         score
     }
 
     /// The ladder for a move after the first (already made, at `ply + 1`): a zero window at
-    /// depth `new_depth - r`, again at full depth if it beat alpha, then at a PV node with the
-    /// full window if it is inside it. At a split point (`shared`) alpha is re-read between
-    /// the steps, since another thread may have raised it; a score that beat the alpha it was
-    /// searched against but not the raised one is only a lower bound there, so the move is
-    /// searched again against the raised alpha rather than taken for a fail low.
+    /// depth `new_depth - r`; if a reduced search beat alpha, again at full depth (a ply
+    /// deeper if it beat alpha by a margin); then at a PV node with the full window if the
+    /// score is inside it.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub(super) fn later_move<const PV: bool>(
@@ -448,33 +418,21 @@ impl Searcher {
         r: i32,
         ply: usize,
         cut_node: bool,
-        shared: Option<&SplitPoint>,
     ) -> i32 {
-        let current = |a: i32| shared.map_or(a, |sp| sp.alpha().max(a));
-        // `a` is the alpha the last search of `s` used; `depth` that search's depth.
-        let mut a = alpha;
-        let mut depth = new_depth - r;
+        let depth = new_depth - r;
         self.stack[ply + OFF].reduction = r;
-        let mut s = -self.negamax::<false>(-a - 1, -a, depth, ply + 1, true);
+        let mut s = -self.negamax::<false>(-alpha - 1, -alpha, depth, ply + 1, true);
         self.stack[ply + OFF].reduction = 0;
-        while s > a && !self.stopped() {
-            let raised = current(a);
-            if depth < new_depth {
-                // The reduced search failed high: verify at full depth, a ply deeper if it
-                // beat alpha by a margin (Stockfish 15.1's doDeeperSearch).
-                let margin =
-                    params::lmr_deeper_base() + params::lmr_deeper_per_ply() * (new_depth - depth);
-                depth = new_depth + (s > a + margin) as i32;
-            } else if raised == a {
-                break;
-            }
-            // (Or it failed high against an alpha another thread has raised since.)
-            a = raised;
-            s = -self.negamax::<false>(-a - 1, -a, depth, ply + 1, !cut_node);
+        if s > alpha && depth < new_depth && !self.stopped() {
+            // The reduced search failed high: verify at full depth, a ply deeper if it beat
+            // alpha by a margin (Stockfish 15.1's doDeeperSearch).
+            let margin =
+                params::lmr_deeper_base() + params::lmr_deeper_per_ply() * (new_depth - depth);
+            let full = new_depth + (s > alpha + margin) as i32;
+            s = -self.negamax::<false>(-alpha - 1, -alpha, full, ply + 1, !cut_node);
         }
-        if PV && s > a && s < beta {
-            let a = current(a);
-            s = -self.negamax::<true>(-beta, -a, new_depth, ply + 1, false);
+        if PV && s > alpha && s < beta {
+            s = -self.negamax::<true>(-beta, -alpha, new_depth, ply + 1, false);
         }
         s
     }
@@ -643,7 +601,6 @@ pub(super) fn next_child(
             quiet,
             hist,
             pt,
-            idx: 0,
             ext: if mv == tt_move { singular_ext } else { 0 },
         });
     }

@@ -198,9 +198,6 @@ params! {
     hist_bonus_sub: 250, 0..=600;
     /// History bonus for a cutoff at depth d, `mul·d − sub` up to `max`: the cap.
     hist_bonus_max: 2500, 500..=8000;
-    /// With several threads, nodes with less depth left than this are not split (measured on
-    /// `bench 16 --threads 2`: 2 beat 1, 3, 4, 5 and 7).
-    split_min_depth: 2, 1..=8;
 }
 
 /// The late-move reduction for move number `moves` at `depth` (both capped at 63), before

@@ -1,13 +1,11 @@
 //! The root: one pass over the root moves at a given depth and window. The root has its own
 //! move list (`Searcher::root_moves`, kept with scores and lines across iterations), its own
-//! reductions, Lazy SMP's deferral of moves other threads are searching, and with split
-//! points it opens its later moves to all threads.
+//! reductions, and Lazy SMP's deferral of moves other threads are searching.
 
 use super::history::PieceTo;
-use super::node::Node;
+use super::node::Child;
 use super::params;
 use super::picker::is_noisy;
-use super::split::{Child, SplitPoint, State};
 use super::{Frame, Searcher, SmpMode, INF, OFF};
 use engram_chess::{Board, Move};
 use engram_tt::Bound;
@@ -56,9 +54,9 @@ impl Searcher {
             }
             self.print_currmove(depth, mv, i + 1);
             let n = i - pv_idx;
-            let child = Child::root(mv, n, i);
+            let child = Child::root(mv, n);
             let before = self.nodes;
-            let score = self.root_move(&board, &child, alpha, beta, depth, None);
+            let score = self.root_move(&board, &child, alpha, beta, depth);
             self.root_moves[i].nodes += self.nodes - before;
             if self.stopped() {
                 break;
@@ -82,31 +80,6 @@ impl Searcher {
                     }
                 }
             }
-            if self.mode == SmpMode::Split && n == 0 && k < order.len() && depth >= 2 {
-                // Young brothers wait: the other moves go to all threads.
-                let rest = order[k..]
-                    .iter()
-                    .map(|&(i, _)| Child::root(self.root_moves[i].mv, i - pv_idx, i))
-                    .collect();
-                let best_move = if best > -INF { mv } else { Move::NULL };
-                let node = Node {
-                    depth,
-                    pv: true,
-                    ..Node::default()
-                };
-                let state = State::new(rest, alpha, best, best_move, Vec::new());
-                let sp = self.split(0, node, beta, state);
-                let mut st = sp.lock();
-                for r in st.root.drain(..) {
-                    let rm = &mut self.root_moves[r.idx];
-                    rm.score = r.score;
-                    rm.bound = r.bound;
-                    rm.seldepth = r.seldepth;
-                    rm.pv = r.pv;
-                }
-                best = best.max(st.best_score);
-                break;
-            }
         }
         if defer {
             self.control.smp.set_current(self.id, depth, 0);
@@ -114,17 +87,8 @@ impl Searcher {
         best
     }
 
-    /// Searches root move `c` (`c.n` 0: the first) at `depth`; under a root split point
-    /// (`shared`) alpha is re-read between the steps of the later-move ladder.
-    pub(super) fn root_move(
-        &mut self,
-        board: &Board,
-        c: &Child,
-        alpha: i32,
-        beta: i32,
-        depth: i32,
-        shared: Option<&SplitPoint>,
-    ) -> i32 {
+    /// Searches root move `c` (`c.n` 0: the first) at `depth`.
+    fn root_move(&mut self, board: &Board, c: &Child, alpha: i32, beta: i32, depth: i32) -> i32 {
         let (mv, n) = (c.mv, c.n);
         let quiet = !is_noisy(board, mv);
         self.enter(board, mv, 0);
@@ -144,7 +108,7 @@ impl Searcher {
                 0
             };
             // The root is a PV node; its re-search at full depth expects a fail high.
-            self.later_move::<true>(alpha, beta, new_depth, r, 0, false, shared)
+            self.later_move::<true>(alpha, beta, new_depth, r, 0, false)
         };
         self.pos.unmake();
         score
@@ -163,16 +127,14 @@ pub(super) fn bound(score: i32, alpha: i32, beta: i32) -> Bound {
 }
 
 impl Child {
-    /// Root move `mv`, the `n`th searched in this pass (0: the first), at index `idx` of the
-    /// root move list.
-    fn root(mv: Move, n: usize, idx: usize) -> Child {
+    /// Root move `mv`, the `n`th searched in this pass (0: the first).
+    fn root(mv: Move, n: usize) -> Child {
         Child {
             mv,
             n,
             quiet: false,
             hist: 0,
             pt: PieceTo::NONE,
-            idx,
             ext: 0,
         }
     }

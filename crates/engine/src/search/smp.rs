@@ -1,6 +1,6 @@
-//! Bookkeeping shared by the threads of one search: the open split points (the default,
-//! `split.rs`) and, for Lazy SMP (`SMP Lazy`), how many threads are in each iteration, the
-//! deepest iteration any thread has completed, and the root move each thread is searching.
+//! Lazy SMP's bookkeeping, shared by the threads of one search: how many threads are in each
+//! iteration, the deepest iteration any thread has completed, and the root move each thread
+//! is searching.
 //!
 //! The threads use it to spread out over depths instead of all searching the same one: a
 //! thread skips an iteration that enough other threads are already in (half of them for a
@@ -13,7 +13,6 @@
 //! it at the end, when its result is usually in the table (ABDADA's deferral, at the root
 //! only). With one thread nothing changes.
 
-use super::split::Registry;
 use super::MAX_PLY;
 use std::sync::atomic::{AtomicI32, AtomicU16, AtomicU32, Ordering};
 
@@ -29,8 +28,6 @@ pub struct Smp {
     /// Per thread: the root move it is searching and the iteration, `depth << 16 | move`
     /// (0: none).
     current: Box<[AtomicU32]>,
-    /// Open split points (young brothers wait, `split.rs`).
-    splits: Registry,
 }
 
 impl Default for Smp {
@@ -39,7 +36,6 @@ impl Default for Smp {
             done: AtomicI32::new(0),
             searchers: (0..=MAX_PLY).map(|_| AtomicU16::new(0)).collect(),
             current: (0..MAX_THREADS).map(|_| AtomicU32::new(0)).collect(),
-            splits: Registry::default(),
         }
     }
 }
@@ -54,12 +50,6 @@ impl Smp {
         for c in self.current.iter() {
             c.store(0, Ordering::Relaxed);
         }
-        self.splits.clear();
-    }
-
-    /// The open split points.
-    pub(super) fn splits(&self) -> &Registry {
-        &self.splits
     }
 
     /// Publishes the root move thread `id` searches in iteration `depth` (`mv` 0: none; no

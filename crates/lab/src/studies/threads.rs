@@ -1,5 +1,5 @@
-//! Study `threads`: two threads splitting the tree (the default `SMP`), one shared table
-//! versus a table per thread.
+//! Study `threads`: two threads searching one tree by Lazy SMP (the engine's thread design),
+//! one shared table versus a table per thread.
 
 use super::StudyId;
 use crate::context::Ctx;
@@ -10,7 +10,7 @@ use engram::bench;
 
 /// The question this study answers.
 pub const QUESTION: &str =
-    "With two threads splitting the tree at split points, how much does sharing one table \
+    "With two threads searching the same tree by Lazy SMP, how much does sharing one table \
      save over giving each thread its own?";
 
 /// Settings: bench depth, rounds, Hash (MiB).
@@ -69,12 +69,12 @@ pub fn run(ctx: &Ctx) -> anyhow::Result<Section> {
     sec.para(
         "**Source.** The mission (`../shared/seeds/`, the transposition-table page's \
          \"Threads\"): one lock-free table shared by all threads, which lets threads profit \
-         from each other's results. Only Lazy SMP had been measured this way in Engram so far \
-         (README, time to depth).",
+         from each other's results. Under Lazy SMP the table is nearly all the threads \
+         share (besides which iterations are taken, `search/smp.rs`).",
     );
     sec.para(format!(
         "**Method.** `engram bench` ({} positions) at depth {depth}, Hash {hash} MiB per \
-         table, `SMP` split points; one thread, two threads sharing one table, and two \
+         table, Lazy SMP; one thread, two threads sharing one table, and two \
          threads with a table each (`bench::Config::private_tt`; the second table doubles \
          the memory). One unmeasured warm-up run, then {rounds} interleaved round(s); \
          medians of the wall time and nodes.",
@@ -121,8 +121,8 @@ pub fn run(ctx: &Ctx) -> anyhow::Result<Section> {
     ));
     sec.para(
         "**Compared with the source.** The shared table is the design the mission asks \
-         for; the measurement says what it is worth with split points, where the threads \
-         already divide the work of one tree.",
+         for; the measurement says what it is worth under Lazy SMP, whose threads divide \
+         the work of one tree only through it.",
     );
     Ok(sec)
 }
