@@ -7,9 +7,9 @@
 For each size, a fresh engine process gets `setoption name Threads` and then `setoption name
 Hash value MIB`; the script times `setoption` + `isready` until `readyok` (the table is
 allocated and cleared by all threads, so its memory is in place), repeats that for `Clear
-Hash` and `ucinewgame`, then runs two searches of `--movetime` ms on two middle-game
-positions and prints each one's nodes per second (the first search on the fresh table
-against the second's). Huge pages: the engine asks for transparent huge pages
+Hash` and `ucinewgame`, then searches one middle-game position for `--movetime` ms twice,
+with `ucinewgame` between, and prints each search's nodes per second: the first search on
+the fresh table against the second's, on memory the first one certainly touched. Huge pages: the engine asks for transparent huge pages
 (`MADV_HUGEPAGE`); to compare without them, run once with
 `echo never > /sys/kernel/mm/transparent_hugepage/enabled` (as root; restore `madvise`). The
 script prints the kernel's setting and the engine's `AnonHugePages` after the clear.
@@ -25,10 +25,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
-POSITIONS = [
-    "r1bq1rk1/pp2ppbp/2np2p1/2n5/P3PP2/N1P2N2/1PB3PP/R1B1QRK1 b - - 0 1",
-    "r2q1rk1/1ppnbppp/p2p1nb1/3Pp3/2P1P1P1/2N2N1P/PPB1QP2/R1B2RK1 b - - 0 1",
-]
+FEN = "r1bq1rk1/pp2ppbp/2np2p1/2n5/P3PP2/N1P2N2/1PB3PP/R1B1QRK1 b - - 0 1"
 
 
 class Uci:
@@ -101,6 +98,8 @@ def main():
     ap.add_argument("--mib", default="1024,4096,16384")
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--movetime", type=int, default=5000, help="ms per search (0: no searches)")
+    ap.add_argument("--no-clear", action="store_true",
+                    help="search right after `setoption name Hash` (no Clear Hash, ucinewgame)")
     a = ap.parse_args()
     print(f"transparent huge pages: {thp_setting()}; Threads {a.threads}", file=sys.stderr)
     print("| Hash | setoption Hash → readyok | Clear Hash | ucinewgame | in huge pages "
@@ -113,12 +112,16 @@ def main():
         e.timed(f"setoption name Threads value {a.threads}")
         t_hash = e.timed(f"setoption name Hash value {mib}")
         huge = anon_huge_mib(e.p.pid)
-        t_clear = e.timed("setoption name Clear Hash")
-        t_new = e.timed("ucinewgame")
+        t_clear = t_new = float("nan")
+        if not a.no_clear:
+            t_clear = e.timed("setoption name Clear Hash")
+            t_new = e.timed("ucinewgame")
         nps = []
         if a.movetime > 0:
-            for fen in POSITIONS:
-                e.send(f"position fen {fen}")
+            for i in range(2):
+                if i > 0:
+                    e.timed("ucinewgame")
+                e.send(f"position fen {FEN}")
                 e.send(f"go movetime {a.movetime}")
                 nps.append(last_nps(e.wait(lambda l: l.startswith("bestmove"))))
         e.quit()
