@@ -1,5 +1,5 @@
-//! Seeded random networks: non-trivial weights for tests and benchmarks, and the
-//! placeholder the engine embeds until a trained network replaces it.
+//! Seeded random networks with non-trivial weights, for tests (the engine's accumulator and
+//! `EvalFile` tests use them). The engine embeds a trained network, never one of these.
 
 use crate::net::{Activation, Network};
 
