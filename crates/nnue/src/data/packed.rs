@@ -205,7 +205,7 @@ pub fn extract(game: &GameRecord, out: &mut Vec<Packed>) -> usize {
 /// ply), stopping at the end of the game or at a mate score. The idea: a search 2 or 4 plies
 /// later along the played line sees deeper into the same position, and the mean of several
 /// searches is less noisy than one. Measured, it made worse labels (`--smooth 3` lost
-/// −41 ± 36 Elo to the same net trained on the scores as they are; the crate README's nets
+/// −41 ± 36 Elo to the same net trained on the scores as they are; `docs/nets.md`'s nets
 /// table), so the trainer's default is 1. `smooth` 1 (or 0) is the position's own score.
 /// The mean also stops before a position whose score was not stored ([`UNSCORED`], as format
 /// version 3 leaves the positions no one trains on).
