@@ -1,11 +1,10 @@
 //! `bench`: a fixed-depth search over a built-in set of varied positions, printing the total
 //! node count (the `Bench: N` signature of commits that change the search) and the speed.
 
-use crate::pool::Pool;
-use crate::search::{Control, SearchLimits};
+use crate::config::EngineConfig;
+use crate::search::SearchLimits;
+use crate::session::Session;
 use engram_chess::{Board, Position};
-use engram_tt::Table;
-use std::sync::Arc;
 use std::time::Instant;
 
 /// The default bench depth.
@@ -77,33 +76,19 @@ pub const POSITIONS: &[&str] = &[
 pub struct Config {
     /// Search depth per position.
     pub depth: i32,
-    /// Use the transposition table (off only to measure what it saves).
-    pub use_tt: bool,
-    /// Search threads.
-    pub threads: usize,
-    /// Table size in MiB.
-    pub hash: usize,
+    /// The engine: threads, table size, `use_tt` (off only to measure what the table saves),
+    /// ETC, the network.
+    pub engine: EngineConfig,
     /// Give each thread its own table instead of sharing one.
     pub private_tt: bool,
-    /// Enhanced transposition cutoffs.
-    pub etc: bool,
-    /// Evaluate with the network (`Use NNUE`).
-    pub nnue: bool,
-    /// The network file (`EvalFile`); `None`: the embedded network.
-    pub eval_file: Option<std::path::PathBuf>,
 }
 
 impl Default for Config {
     fn default() -> Self {
         Config {
             depth: DEFAULT_DEPTH,
-            use_tt: true,
-            threads: 1,
-            hash: 16,
+            engine: EngineConfig::default(),
             private_tt: false,
-            etc: crate::options::ETC_DEFAULT,
-            nnue: crate::options::NNUE_DEFAULT,
-            eval_file: None,
         }
     }
 }
@@ -111,20 +96,10 @@ impl Default for Config {
 /// Runs the bench with a fresh table and returns `(nodes, milliseconds)`. With one thread
 /// the node count is deterministic.
 pub fn run(cfg: Config, verbose: bool) -> Result<(u64, u128), String> {
-    let nnue = match (&cfg.eval_file, cfg.nnue) {
-        (_, false) => None,
-        (None, true) => Some(crate::eval::nnue::default_net()),
-        (Some(path), true) => Some(Arc::new(
-            engram_nnue::Network::load(path).map_err(|e| e.to_string())?,
-        )),
-    };
-    let tt = Arc::new(Table::new(cfg.hash).map_err(|e| e.to_string())?);
-    let mut pool = Pool::new(cfg.threads, tt, Arc::new(Control::default()));
-    pool.set_use_tt(cfg.use_tt);
-    pool.set_verbose(false);
+    let hash = cfg.engine.hash;
+    let mut session = Session::new(cfg.engine)?;
     if cfg.private_tt {
-        pool.set_private_tables(cfg.hash)
-            .map_err(|e| e.to_string())?;
+        session.set_private_tables(hash)?;
     }
     let mut nodes = 0;
     let start = Instant::now();
@@ -133,13 +108,10 @@ pub fn run(cfg: Config, verbose: bool) -> Result<(u64, u128), String> {
         let pos = Position::new(board);
         let limits = SearchLimits {
             depth: Some(cfg.depth),
-            multipv: 1,
-            etc: cfg.etc,
-            nnue: nnue.clone(),
             ..SearchLimits::default()
         };
         let lap = Instant::now();
-        let result = pool.search(&pos, limits);
+        let result = session.search(&pos, limits);
         if verbose {
             eprintln!(
                 "Position {:>2}/{}: {:>9} nodes {:>6} ms  bestmove {}  {fen}",

@@ -4,6 +4,7 @@
 //! constants the UCI side uses too ([`crate::options`], [`crate::perft::MAX_DEPTH`],
 //! [`crate::bench::MAX_DEPTH`]).
 
+use crate::config::EngineConfig;
 use crate::options::{HASH_MAX, THREADS_MAX};
 use crate::{bench, perft, uci};
 use clap::builder::RangedU64ValueParser;
@@ -155,7 +156,7 @@ pub struct BenchArgs {
     #[arg(
         long,
         value_name = "N",
-        default_value_t = bench::Config::default().threads,
+        default_value_t = EngineConfig::default().threads,
         value_parser = RangedU64ValueParser::<usize>::new().range(1..=THREADS_MAX as u64),
     )]
     pub threads: usize,
@@ -163,7 +164,7 @@ pub struct BenchArgs {
     #[arg(
         long,
         value_name = "MiB",
-        default_value_t = bench::Config::default().hash,
+        default_value_t = EngineConfig::default().hash,
         value_parser = RangedU64ValueParser::<usize>::new().range(1..=HASH_MAX as u64),
     )]
     pub hash: usize,
@@ -171,10 +172,10 @@ pub struct BenchArgs {
     #[arg(long)]
     pub private_tt: bool,
     /// Enhanced transposition cutoffs (the UCI option `ETC`).
-    #[arg(long, value_name = "BOOL", default_value_t = crate::options::ETC_DEFAULT, action = clap::ArgAction::Set)]
+    #[arg(long, value_name = "BOOL", default_value_t = crate::config::ETC_DEFAULT, action = clap::ArgAction::Set)]
     pub etc: bool,
     /// Evaluate with the network (the UCI option `Use NNUE`).
-    #[arg(long, value_name = "BOOL", default_value_t = crate::options::NNUE_DEFAULT, action = clap::ArgAction::Set)]
+    #[arg(long, value_name = "BOOL", default_value_t = crate::config::NNUE_DEFAULT, action = clap::ArgAction::Set)]
     pub nnue: bool,
     /// The network file for `--nnue true` (the UCI option `EvalFile`; default: embedded).
     #[arg(long, value_name = "PATH")]
@@ -200,7 +201,7 @@ impl Command {
     pub fn run(self) -> Result<(), String> {
         match self {
             Command::Perft(args) => args.run(),
-            Command::Bench(args) => bench::print(args.config()),
+            Command::Bench(args) => bench::print(args.config()?),
             Command::Hash(hash) => hash.run(),
             Command::Analyse(args) => args.run(),
             Command::Datagen(args) => args.run().map(|summary| println!("{summary}")),
@@ -231,18 +232,25 @@ impl PerftArgs {
 }
 
 impl BenchArgs {
-    /// The bench configuration these arguments ask for.
-    pub fn config(&self) -> bench::Config {
-        bench::Config {
-            depth: self.depth,
+    /// The bench configuration these arguments ask for (an error if the network file
+    /// cannot be loaded).
+    pub fn config(&self) -> Result<bench::Config, String> {
+        let mut engine = EngineConfig {
             use_tt: !self.no_tt,
             threads: self.threads,
             hash: self.hash,
-            private_tt: self.private_tt,
             etc: self.etc,
-            nnue: self.nnue,
-            eval_file: self.eval_file.clone(),
+            use_nnue: self.nnue,
+            ..EngineConfig::default()
+        };
+        if let (true, Some(path)) = (self.nnue, &self.eval_file) {
+            engine.load_net(&path.to_string_lossy())?;
         }
+        Ok(bench::Config {
+            depth: self.depth,
+            engine,
+            private_tt: self.private_tt,
+        })
     }
 }
 
@@ -295,13 +303,17 @@ mod tests {
         let Some(Command::Bench(args)) = parse(&["bench"]).unwrap().command else {
             panic!("not bench");
         };
-        let (got, want) = (args.config(), bench::Config::default());
+        let (got, want) = (args.config().unwrap(), bench::Config::default());
+        let (g, w) = (&got.engine, &want.engine);
         assert_eq!(
-            (got.depth, got.use_tt, got.threads, got.hash),
-            (want.depth, want.use_tt, want.threads, want.hash)
+            (got.depth, g.use_tt, g.threads, g.hash),
+            (want.depth, w.use_tt, w.threads, w.hash)
         );
         assert_eq!(got.private_tt, want.private_tt);
-        assert_eq!((got.nnue, got.eval_file), (want.nnue, want.eval_file));
+        assert_eq!(
+            (g.use_nnue, g.etc, &g.eval_file),
+            (w.use_nnue, w.etc, &w.eval_file)
+        );
     }
 
     #[test]
@@ -333,16 +345,18 @@ mod tests {
         let Some(Command::Bench(args)) = cli.command else {
             panic!("not bench");
         };
-        let c = args.config();
-        assert_eq!((c.depth, c.use_tt, c.threads, c.hash), (9, false, 2, 64));
+        let c = args.config().unwrap();
+        let e = &c.engine;
+        assert_eq!((c.depth, e.use_tt, e.threads, e.hash), (9, false, 2, 64));
         assert!(c.private_tt);
         let cli = parse(&["bench", "--nnue", "true", "--eval-file", "x.nnue", "5"]).unwrap();
         let Some(Command::Bench(args)) = cli.command else {
             panic!("not bench");
         };
-        let c = args.config();
-        assert!(c.nnue);
-        assert_eq!(c.eval_file, Some("x.nnue".into()));
+        assert_eq!(args.eval_file, Some("x.nnue".into()));
+        // The file does not exist: an error that names it, not a panic.
+        let e = args.config().unwrap_err();
+        assert!(e.contains("x.nnue"), "{e}");
     }
 
     #[test]

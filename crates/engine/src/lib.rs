@@ -4,6 +4,7 @@
 pub mod analyse;
 pub mod bench;
 pub mod cli;
+pub mod config;
 pub mod datagen;
 pub mod eval;
 pub mod hashfile;
@@ -11,6 +12,7 @@ pub mod options;
 pub mod perft;
 pub mod pool;
 pub mod search;
+pub mod session;
 pub mod time;
 pub mod train_cmd;
 pub mod uci;

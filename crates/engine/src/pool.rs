@@ -5,11 +5,12 @@
 //! each on its own iteration schedule (Lazy SMP, `search/smp.rs`), and talk to each other
 //! only through the table and the few counters of `search/smp.rs`.
 
-use crate::search::report::Info;
+use crate::config::EngineConfig;
+use crate::search::report::{Event, Info};
 use crate::search::{
     thread_slots, Control, NodeCounters, SearchLimits, SearchResult, Searcher, MATE_BOUND,
 };
-use engram_chess::{Board, Move, Position};
+use engram_chess::{Move, Position};
 use engram_tt::Table;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -19,15 +20,15 @@ use std::time::Instant;
 
 /// What a worker is asked to do.
 enum Msg {
-    /// Search as the main thread: report the chosen result on `report` (and print `bestmove`
-    /// first when `print` is set).
+    /// Search as the main thread: report the chosen result on `result` (after the
+    /// `BestMove` event, when the limits have a reporter).
     Main {
         pos: Position,
         limits: SearchLimits,
+        config: Arc<EngineConfig>,
         helpers: Receiver<SearchResult>,
         n_helpers: usize,
-        report: Sender<SearchResult>,
-        print: bool,
+        result: Sender<SearchResult>,
     },
     /// Search as a helper until stopped; send the result on `done`. With `may_finish`, a
     /// helper that completes the depth limit ends the search for all.
@@ -35,16 +36,13 @@ enum Msg {
         may_finish: bool,
         pos: Position,
         limits: SearchLimits,
+        config: Arc<EngineConfig>,
         done: Sender<SearchResult>,
     },
     /// Forget history (new game); acknowledge.
     Clear(Sender<()>),
     /// Use another table (after `Hash` changed); acknowledge.
     SetTable(Arc<Table>, Sender<()>),
-    /// Switch measurement settings; acknowledge.
-    UseTt(bool, Sender<()>),
-    /// Print `info` lines from the main thread or not; acknowledge.
-    Verbose(bool, Sender<()>),
     /// Publish node counts here (the pool's thread count changed); acknowledge.
     Counters(NodeCounters, Sender<()>),
 }
@@ -125,23 +123,6 @@ pub fn pick_best(
 /// `VOTE_BASE × depth` (Stockfish's 14 in its internal units, about 7 cp).
 const VOTE_BASE: i32 = 7;
 
-/// The `bestmove` line for `result` in `board` (`0000` when there is no move; the ponder
-/// move only when it is legal after the best move).
-pub fn bestmove_line(board: &Board, result: &SearchResult) -> String {
-    if result.best.is_null() {
-        return "bestmove 0000".into();
-    }
-    let mut out = format!("bestmove {}", board.to_uci(result.best));
-    if let Some(p) = result.ponder {
-        let mut after = *board;
-        after.play(result.best);
-        if after.is_legal(p) {
-            out.push_str(&format!(" ponder {}", after.to_uci(p)));
-        }
-    }
-    out
-}
-
 /// The move to play when a search has none: the first legal move, among `searchmoves` if
 /// given (`Move::NULL` when there is no legal move).
 fn fallback_move(pos: &Position, searchmoves: &[Move]) -> Move {
@@ -161,21 +142,22 @@ fn guarded_search(
     searcher: &mut Box<Searcher>,
     pos: &Position,
     limits: SearchLimits,
+    config: &Arc<EngineConfig>,
 ) -> SearchResult {
     let searchmoves = limits.searchmoves.clone();
+    let reporter = limits.reporter.clone();
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        searcher.search(pos, limits)
+        searcher.search(pos, limits, config)
     }));
     run.unwrap_or_else(|_| {
-        println!(
-            "info string error: search thread {} failed; playing a fallback move",
-            searcher.id
-        );
+        if let Some(r) = &reporter {
+            r.report(&Event::Error(format!(
+                "search thread {} failed; playing a fallback move",
+                searcher.id
+            )));
+        }
         let mut fresh = Box::new(Searcher::new(searcher.tt.clone(), searcher.control()));
         fresh.id = searcher.id;
-        fresh.verbose = searcher.verbose;
-        fresh.use_tt = searcher.use_tt;
-        fresh.prefetch = searcher.prefetch;
         fresh.counters = searcher.counters.clone();
         *searcher = fresh;
         let best = fallback_move(pos, &searchmoves);
@@ -197,15 +179,16 @@ fn worker_loop(mut searcher: Box<Searcher>, rx: Receiver<Msg>, control: Arc<Cont
             Msg::Main {
                 pos,
                 limits,
+                config,
                 helpers,
                 n_helpers,
-                report,
-                print,
+                result,
             } => {
                 let started = Instant::now();
                 let searchmoves = limits.searchmoves.clone();
+                let reporter = limits.reporter.clone();
                 let fixed_depth = limits.depth.is_some();
-                let mut main = guarded_search(&mut searcher, &pos, limits);
+                let mut main = guarded_search(&mut searcher, &pos, limits, &config);
                 if main.best.is_null() {
                     // Keep a legal move even if the search had no time to find one.
                     main.best = fallback_move(&pos, &searchmoves);
@@ -217,38 +200,39 @@ fn worker_loop(mut searcher: Box<Searcher>, rx: Receiver<Msg>, control: Arc<Cont
                 let total = main.nodes + results.iter().map(|r| r.nodes).sum::<u64>();
                 let (mut best, from_helper) = pick_best(main, results, fixed_depth);
                 best.nodes = total;
-                if print && from_helper && searcher.verbose {
-                    // The move comes from a helper: show its line, so the last `info` matches
-                    // the `bestmove`.
-                    let info = Info {
-                        depth: best.depth,
-                        seldepth: best.seldepth,
-                        multipv: 1,
-                        score: best.score,
-                        bound: engram_tt::Bound::Exact,
-                        nodes: total,
-                        time_ms: started.elapsed().as_millis().max(1) as u64,
-                        hashfull: searcher.use_tt.then(|| searcher.tt.hashfull()),
-                        pv: best.pv.clone(),
-                    };
-                    println!("{}", info.uci_line(pos.board()));
-                }
-                if print {
-                    let line = bestmove_line(pos.board(), &best);
+                if let Some(r) = &reporter {
+                    if from_helper {
+                        // The move comes from a helper: show its line, so the last `info`
+                        // matches the `bestmove`.
+                        r.report(&Event::Info(Info {
+                            depth: best.depth,
+                            seldepth: best.seldepth,
+                            multipv: 1,
+                            score: best.score,
+                            bound: engram_tt::Bound::Exact,
+                            nodes: total,
+                            time_ms: started.elapsed().as_millis().max(1) as u64,
+                            hashfull: config.use_tt.then(|| searcher.tt.hashfull()),
+                            pv: best.pv.clone(),
+                        }));
+                    }
                     control.searching.store(false, Ordering::Release);
-                    println!("{line}");
-                    let _ = std::io::Write::flush(&mut std::io::stdout());
+                    r.report(&Event::BestMove {
+                        best: best.best,
+                        ponder: best.ponder,
+                    });
                 }
-                let _ = report.send(best);
+                let _ = result.send(best);
             }
             Msg::Helper {
                 may_finish,
                 pos,
                 limits,
+                config,
                 done,
             } => {
                 let depth_limit = limits.depth;
-                let r = guarded_search(&mut searcher, &pos, limits);
+                let r = guarded_search(&mut searcher, &pos, limits, &config);
                 // A helper that completed the depth limit ends the search for everyone: with
                 // the table's help it often gets there before the main thread.
                 if may_finish && depth_limit.is_some_and(|d| r.depth >= d) {
@@ -264,15 +248,6 @@ fn worker_loop(mut searcher: Box<Searcher>, rx: Receiver<Msg>, control: Arc<Cont
                 searcher.tt = tt;
                 let _ = ack.send(());
             }
-            Msg::UseTt(on, ack) => {
-                searcher.use_tt = on;
-                searcher.prefetch = on;
-                let _ = ack.send(());
-            }
-            Msg::Verbose(on, ack) => {
-                searcher.verbose = on && searcher.id == 0;
-                let _ = ack.send(());
-            }
             Msg::Counters(counters, ack) => {
                 searcher.counters = counters;
                 let _ = ack.send(());
@@ -282,8 +257,8 @@ fn worker_loop(mut searcher: Box<Searcher>, rx: Receiver<Msg>, control: Arc<Cont
 }
 
 impl Pool {
-    /// A pool of `threads` search threads on `tt`.
-    pub fn new(threads: usize, tt: Arc<Table>, control: Arc<Control>) -> Pool {
+    /// A pool of one search thread on `tt` ([`Pool::set_threads`] for more).
+    pub fn new(tt: Arc<Table>, control: Arc<Control>) -> Pool {
         let mut pool = Pool {
             workers: Vec::new(),
             control,
@@ -292,9 +267,8 @@ impl Pool {
             results: None,
             private: Vec::new(),
         };
-        if let Err(e) = pool.set_threads(threads) {
-            println!("info string error: {e}");
-        }
+        // One thread always starts (`set_threads` panics only if none can).
+        let _ = pool.set_threads(1);
         pool
     }
 
@@ -363,7 +337,6 @@ impl Pool {
                 // on a NUMA machine).
                 let mut searcher = Box::new(Searcher::new(tt, control.clone()));
                 searcher.id = id;
-                searcher.verbose = id == 0;
                 searcher.counters = counters;
                 worker_loop(searcher, rx, control)
             })?;
@@ -404,24 +377,15 @@ impl Pool {
         Ok(())
     }
 
-    /// Turns the table on or off for every thread (for measurements). Only while idle.
-    pub fn set_use_tt(&self, on: bool) {
-        self.broadcast(|ack| Msg::UseTt(on, ack));
-    }
-
-    /// Whether the main thread prints `info` lines (off for `bench`). Only while idle.
-    pub fn set_verbose(&self, on: bool) {
-        self.broadcast(|ack| Msg::Verbose(on, ack));
-    }
-
     /// Forgets the history tables of every thread (`ucinewgame`). Only while idle.
     pub fn clear(&self) {
         self.broadcast(Msg::Clear);
     }
 
-    /// Starts a search of `pos`; collect the result with [`Pool::wait`]. With `print`, the main
-    /// thread prints `bestmove` itself (clearing `Control::searching` just before). Only while idle.
-    pub fn start(&mut self, pos: &Position, limits: SearchLimits, print: bool) {
+    /// Starts a search of `pos` configured by `config`; collect the result with
+    /// [`Pool::wait`]. With a reporter in `limits`, the main thread reports `BestMove` itself
+    /// (clearing `Control::searching` just before). Only while idle.
+    pub fn start(&mut self, pos: &Position, limits: SearchLimits, config: &Arc<EngineConfig>) {
         self.control.stop.store(false, Ordering::Relaxed);
         self.control.smp.reset();
         self.tt.new_search();
@@ -430,34 +394,35 @@ impl Pool {
         }
         let (done_tx, done_rx) = channel();
         for w in self.workers.iter().skip(1) {
+            // Helpers have no clock: the main thread stops them. The reporter is for errors
+            // only (helpers report nothing else).
             let helper_limits = SearchLimits {
                 searchmoves: limits.searchmoves.clone(),
                 depth: limits.depth,
                 // A node limit counts every thread's nodes (`Searcher::check_limits`).
                 nodes: limits.nodes,
-                multipv: 1,
-                etc: limits.etc,
-                nnue: limits.nnue.clone(),
+                reporter: limits.reporter.clone(),
                 ..SearchLimits::default()
             };
             let _ = w.tx.send(Msg::Helper {
                 // Several PVs are the main thread's job: then only it may end the search.
-                may_finish: limits.multipv <= 1,
+                may_finish: config.multipv <= 1,
                 pos: pos.clone(),
                 limits: helper_limits,
+                config: config.clone(),
                 done: done_tx.clone(),
             });
         }
-        let (report_tx, report_rx) = channel();
+        let (result_tx, result_rx) = channel();
         let _ = self.workers[0].tx.send(Msg::Main {
             pos: pos.clone(),
             limits,
+            config: config.clone(),
             helpers: done_rx,
             n_helpers: self.workers.len() - 1,
-            report: report_tx,
-            print,
+            result: result_tx,
         });
-        self.results = Some(report_rx);
+        self.results = Some(result_rx);
     }
 
     /// Whether a started search has not been collected yet.
@@ -480,8 +445,13 @@ impl Pool {
     }
 
     /// Searches `pos` to completion and returns the result.
-    pub fn search(&mut self, pos: &Position, limits: SearchLimits) -> SearchResult {
-        self.start(pos, limits, false);
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: SearchLimits,
+        config: &Arc<EngineConfig>,
+    ) -> SearchResult {
+        self.start(pos, limits, config);
         self.wait().expect("a search was started")
     }
 
@@ -505,6 +475,7 @@ impl Drop for Pool {
 mod tests {
     use super::*;
     use crate::search::MATE;
+    use engram_chess::Board;
     use std::sync::atomic::AtomicUsize;
 
     /// Threads from this index on fail to start (tests of `set_threads`' fallback).
@@ -515,8 +486,7 @@ mod tests {
     #[test]
     fn a_thread_that_cannot_start_leaves_a_working_pool() {
         let tt = Arc::new(Table::new(4).unwrap());
-        let mut pool = Pool::new(1, tt, Arc::new(Control::default()));
-        pool.set_verbose(false);
+        let mut pool = Pool::new(tt, Arc::new(Control::default()));
         FAIL_SPAWN_FROM.store(3, Ordering::Relaxed);
         let err = pool.set_threads(6).unwrap_err();
         FAIL_SPAWN_FROM.store(usize::MAX, Ordering::Relaxed);
@@ -526,13 +496,12 @@ mod tests {
         );
         assert_eq!(pool.threads(), 3);
         assert_eq!(pool.counters.len(), 3);
-        pool.set_verbose(false);
         let limits = SearchLimits {
             depth: Some(8),
-            multipv: 1,
             ..SearchLimits::default()
         };
-        let result = pool.search(&Position::new(Board::startpos()), limits);
+        let config = Arc::new(EngineConfig::default());
+        let result = pool.search(&Position::new(Board::startpos()), limits, &config);
         assert!(Board::startpos().is_legal(result.best));
         assert_eq!(result.depth, 8);
     }

@@ -121,25 +121,26 @@ fn idle_helpers_do_not_burn_a_core() {
 /// documented slack of about 1024 nodes per thread).
 #[test]
 fn node_limits_count_every_thread() {
-    use engram::pool::Pool;
-    use engram::search::{Control, SearchLimits};
-    use std::sync::Arc;
+    use engram::config::EngineConfig;
+    use engram::search::SearchLimits;
+    use engram::session::Session;
     let n = 200_000;
     for threads in [1, 2, 3] {
         for fen in [
             engram_chess::STARTPOS,
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         ] {
-            let tt = Arc::new(engram_tt::Table::new(16).unwrap());
-            let mut pool = Pool::new(threads, tt, Arc::new(Control::default()));
-            pool.set_verbose(false);
+            let mut session = Session::new(EngineConfig {
+                threads,
+                ..EngineConfig::default()
+            })
+            .unwrap();
             let limits = SearchLimits {
                 nodes: Some(n),
-                multipv: 1,
                 ..SearchLimits::default()
             };
             let pos = Position::new(Board::from_fen(fen, false).unwrap());
-            let result = pool.search(&pos, limits);
+            let result = session.search(&pos, limits);
             let slack = 2048 * threads as u64;
             eprintln!("threads {threads}: {} nodes", result.nodes);
             assert!(

@@ -2,8 +2,10 @@
 //! Harvey's (verified exhaustively); mates in 3–5 are problems confirmed by Stockfish
 //! (see `tests/data/README.md`).
 
-use engram::pool::Pool;
-use engram::search::{score_text, Control, SearchLimits, Searcher};
+use engram::config::EngineConfig;
+use engram::search::{Control, SearchLimits, Searcher};
+use engram::session::Session;
+use engram::uci::text::score_text;
 use engram_chess::{Board, Position};
 use engram_tt::Table;
 use std::sync::Arc;
@@ -24,16 +26,15 @@ fn mates() -> Vec<(String, i32)> {
 fn solve(fen: &str, n: i32, max_nodes: u64) -> String {
     let tt = Arc::new(Table::new(16).unwrap());
     let mut s = Searcher::new(tt, Arc::new(Control::default()));
-    s.verbose = false;
     let pos = Position::new(Board::from_fen(fen, false).unwrap());
     let r = s.search(
         &pos,
         SearchLimits {
             mate: Some(n),
             nodes: Some(max_nodes),
-            multipv: 1,
             ..SearchLimits::default()
         },
+        &Arc::new(EngineConfig::default()),
     );
     score_text(r.score)
 }
@@ -53,18 +54,19 @@ fn mates_in_two() {
 fn mates_in_two_with_two_threads() {
     let twos: Vec<_> = mates().into_iter().filter(|(_, n)| *n == 2).collect();
     for threads in [2, 3] {
-        let tt = Arc::new(Table::new(16).unwrap());
-        let mut pool = Pool::new(threads, tt, Arc::new(Control::default()));
-        pool.set_verbose(false);
+        let mut session = Session::new(EngineConfig {
+            threads,
+            ..EngineConfig::default()
+        })
+        .unwrap();
         for (fen, n) in &twos {
             let pos = Position::new(Board::from_fen(fen, false).unwrap());
             let limits = SearchLimits {
                 mate: Some(*n),
                 nodes: Some(5_000_000),
-                multipv: 1,
                 ..SearchLimits::default()
             };
-            let r = pool.search(&pos, limits);
+            let r = session.search(&pos, limits);
             assert_eq!(
                 score_text(r.score),
                 format!("mate {n}"),

@@ -35,8 +35,9 @@ fn the_table_is_in_memory_at_readyok() {
     e.send("setoption name Hash value 512");
     e.sync(T);
     let after = resident_mib(e.pid());
+    // (The 16 MiB table before it is given back.)
     assert!(
-        after >= before + 500,
+        after >= 500 && after >= before + 450,
         "resident {before} MiB before, {after} MiB after a 512 MiB table"
     );
     for cmd in ["setoption name Clear Hash", "ucinewgame"] {

@@ -29,7 +29,7 @@ pub struct Side {
 impl Side {
     /// The policy these option values select.
     pub fn policy(&self) -> Policy {
-        engram::options::policy(&self.replacement, self.age)
+        engram::config::policy(&self.replacement, self.age)
     }
 
     fn parse(text: &str) -> anyhow::Result<Side> {

@@ -12,6 +12,7 @@
 use crate::positions::{Named, Sequence};
 use crate::report::format_int;
 use anyhow::{anyhow, Context as _};
+use engram::config::EngineConfig;
 use engram::search::lab::TtUse;
 use engram::search::{Control, SearchLimits, Searcher};
 use engram_chess::{Board, Position};
@@ -93,18 +94,23 @@ pub struct Searched {
     pub iir: u64,
 }
 
-/// A one-thread searcher on a table, with its counters.
+/// A one-thread searcher on a table, with its counters. (Not a `Session`: the lab reads the
+/// searcher's own counters after each search, so it keeps the searcher on its thread.)
 pub struct Lab {
     searcher: Searcher,
+    config: Arc<EngineConfig>,
 }
 
 impl Lab {
-    /// A searcher on `table`, silent, prefetching or not.
+    /// A searcher on `table`, silent, prefetching or not, otherwise configured as the engine
+    /// is by default.
     pub fn new(table: Arc<Table>, prefetch: bool) -> Lab {
-        let mut searcher = Searcher::new(table, Arc::new(Control::default()));
-        searcher.verbose = false;
-        searcher.prefetch = prefetch;
-        Lab { searcher }
+        let searcher = Searcher::new(table, Arc::new(Control::default()));
+        let config = Arc::new(EngineConfig {
+            prefetch,
+            ..EngineConfig::default()
+        });
+        Lab { searcher, config }
     }
 
     /// A prefetching searcher on a new table built from `spec`.
@@ -137,13 +143,12 @@ impl Lab {
     pub fn search(&mut self, pos: &Position, depth: i32) -> Searched {
         let limits = SearchLimits {
             depth: Some(depth),
-            multipv: 1,
             ..SearchLimits::default()
         };
         self.searcher.tt.new_search();
         let iir = self.searcher.tt_use.iir;
         let start = Instant::now();
-        let r = self.searcher.search(pos, limits);
+        let r = self.searcher.search(pos, limits, &self.config);
         let time = start.elapsed();
         Searched {
             nodes: r.nodes,

@@ -145,16 +145,17 @@ impl AnalyseArgs {
             Some(_) => Some(game::Select::parse(&self.game)?),
             None => None,
         };
+        let limits = self.limits();
         let (mut session, note) = Session::new(
             self.threads,
             self.hash,
+            limits.multipv,
             self.memory.clone(),
             self.memory_depth,
         )?;
         if let Some(note) = note {
             eprintln!("{note}");
         }
-        let limits = self.limits();
         let outcome = match (&pos, &self.pgn, select) {
             (Some(pos), _, _) => {
                 position::run(&mut session, pos, &limits, self.json);

@@ -2,14 +2,13 @@
 //! (`--memory FILE`) loaded into the table before the first search and written back, merged
 //! with what was harvested, after the last.
 
+use crate::config::EngineConfig;
 use crate::hashfile::{self, KEY_SCHEME};
-use crate::pool::Pool;
-use crate::search::report::{Info, Reporter};
-use crate::search::{Control, SearchLimits, SearchResult};
+use crate::search::report::{Event, Info, Reporter};
+use crate::search::{SearchLimits, SearchResult};
 use engram_chess::{Board, Position};
-use engram_tt::{Memory, Table};
+use engram_tt::Memory;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 /// How deep or long each search runs, and how.
 #[derive(Clone, Debug)]
@@ -26,7 +25,7 @@ pub struct Limits {
 
 /// The engine of one run.
 pub struct Session {
-    pool: Pool,
+    engine: crate::session::Session,
     memory_path: Option<PathBuf>,
     /// What the memory file held when the run started.
     memory: Memory,
@@ -37,23 +36,29 @@ pub struct Session {
 }
 
 impl Session {
-    /// A pool of `threads` threads on a `hash` MiB table, with the compact memory at
+    /// An engine of `threads` threads on a `hash` MiB table (cleared by all of them, so the
+    /// first search's time is its own), reporting `multipv` lines, with the compact memory at
     /// `memory` (if it exists) loaded into it. Returns the session and a line saying what was
     /// loaded, if anything.
     pub fn new(
         threads: usize,
         hash: usize,
+        multipv: usize,
         memory: Option<PathBuf>,
         memory_depth: i32,
     ) -> Result<(Session, Option<String>), String> {
-        let table = Table::new(hash).map_err(|e| format!("cannot allocate {hash} MiB: {e}"))?;
-        // Touch every page now, on every thread, so the first search's time is its own.
-        table.clear(threads);
+        let engine = crate::session::Session::new(EngineConfig {
+            threads,
+            hash,
+            multipv,
+            ..EngineConfig::default()
+        })?;
+        let table = engine.table();
         let mut note = None;
         let loaded = match &memory {
             Some(path) => match hashfile::read_memory(path)? {
                 Some(m) => {
-                    let r = m.apply(&table);
+                    let r = m.apply(table);
                     note = Some(format!(
                         "memory '{}': {} entries loaded, {} stored",
                         path.display(),
@@ -66,10 +71,9 @@ impl Session {
             },
             None => Memory::new(),
         };
-        let pool = Pool::new(threads, Arc::new(table), Arc::new(Control::default()));
         Ok((
             Session {
-                pool,
+                engine,
                 memory_path: memory,
                 memory: loaded,
                 roots: Vec::new(),
@@ -79,7 +83,8 @@ impl Session {
         ))
     }
 
-    /// Searches `pos` within `limits`, sending every iteration's [`Info`] to `report`.
+    /// Searches `pos` within `limits` (its `multipv` is the session's), sending every
+    /// iteration's [`Info`] to `report`.
     pub fn search(
         &mut self,
         pos: &Position,
@@ -94,13 +99,15 @@ impl Session {
         let search_limits = SearchLimits {
             depth: limits.depth,
             nodes: limits.nodes,
-            multipv: limits.multipv,
             clock,
-            reporter: Some(Reporter::new(report)),
-            nnue: crate::eval::nnue::default_choice(),
+            reporter: Some(Reporter::new(move |e| {
+                if let Event::Info(info) = e {
+                    report(info)
+                }
+            })),
             ..SearchLimits::default()
         };
-        self.pool.search(pos, search_limits)
+        self.engine.search(pos, search_limits)
     }
 
     /// Writes the memory back, if there is one: what the file held, merged with the table's
@@ -112,7 +119,7 @@ impl Session {
         };
         let mut memory = self.memory;
         memory.age_by(1);
-        let harvested = hashfile::harvest(self.pool.table(), &self.roots, self.memory_depth);
+        let harvested = hashfile::harvest(self.engine.table(), &self.roots, self.memory_depth);
         memory.merge(&harvested);
         let info = memory
             .save(path, KEY_SCHEME, &hashfile::writer())

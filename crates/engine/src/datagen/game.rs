@@ -2,11 +2,12 @@
 //! adjudication. Everything depends only on the run's seed, the game's number and the
 //! settings, never on timing, so a game is the same on any thread and in any run.
 
-use crate::search::{Control, SearchLimits, Searcher, MATE_BOUND};
+use crate::config::EngineConfig;
+use crate::search::{SearchLimits, MATE_BOUND};
+use crate::session::Session;
 use engram_chess::{Board, Position};
 use engram_nnue::data::{End, GameRecord, GameResult};
 use engram_nnue::rng::Rng;
-use engram_tt::Table;
 use std::sync::Arc;
 
 /// A win is adjudicated after this many plies in a row at or beyond [`WIN_SCORE`] (for the
@@ -50,31 +51,34 @@ pub struct Settings {
     pub nnue: Option<Arc<engram_nnue::Network>>,
 }
 
-/// A player of self-play games: one searcher and its own table.
+/// A player of self-play games: a one-thread engine with its own table.
 pub struct Player {
-    searcher: Searcher,
+    engine: Session,
     settings: Settings,
 }
 
 impl Player {
     /// A player with a fresh table of `settings.hash_mib`.
     pub fn new(settings: Settings) -> Result<Player, String> {
-        let tt = Arc::new(Table::new(settings.hash_mib).map_err(|e| e.to_string())?);
-        let mut searcher = Searcher::new(tt, Arc::new(Control::default()));
-        searcher.verbose = false;
-        Ok(Player { searcher, settings })
+        let mut config = EngineConfig {
+            hash: settings.hash_mib,
+            use_nnue: settings.nnue.is_some(),
+            ..EngineConfig::default()
+        };
+        if let Some(net) = &settings.nnue {
+            config.net = net.clone();
+        }
+        let engine = Session::new(config)?;
+        Ok(Player { engine, settings })
     }
 
     /// The search's move and score (side to move's view) at `pos`.
     fn search(&mut self, pos: &Position) -> (engram_chess::Move, i32) {
-        self.searcher.tt.new_search();
         let limits = SearchLimits {
             nodes: Some(self.settings.nodes),
-            multipv: 1,
-            nnue: self.settings.nnue.clone(),
             ..SearchLimits::default()
         };
-        let r = self.searcher.search(&pos.reversible_tail(), limits);
+        let r = self.engine.search(&pos.reversible_tail(), limits);
         (r.best, r.score)
     }
 
@@ -104,8 +108,7 @@ impl Player {
 
     /// Plays game number `game` of the run with `seed`.
     pub fn play(&mut self, seed: u64, game: u64) -> GameRecord {
-        self.searcher.tt.clear(1);
-        self.searcher.clear();
+        self.engine.new_game();
         let mut rng = game_rng(seed, game);
         let mut pos = self.opening(&mut rng);
         let mut record = GameRecord {

@@ -36,12 +36,6 @@ pub fn default_net() -> Arc<Network> {
     DEFAULT_NET.clone()
 }
 
-/// The network a search uses when nothing was configured: the embedded one if
-/// [`crate::options::NNUE_DEFAULT`] is on, else none (the hand-crafted evaluation).
-pub fn default_choice() -> Option<Arc<Network>> {
-    crate::options::NNUE_DEFAULT.then(default_net)
-}
-
 /// `768->H x2, activation` (`768->H x2, N output buckets, activation` with more than one
 /// bucket; 3072 inputs with king buckets): a network's shape, as `info string` reports it.
 pub fn describe(net: &Network) -> String {

@@ -1,30 +1,31 @@
-//! The UCI options, declared once in [`OPTIONS`]. From that table come the `option name ...`
+//! The UCI options, declared once in [`OPTIONS`]: name, type, limits, one line of doc, and
+//! the effect, a function that writes the value into the [`EngineConfig`] (as Stockfish's
+//! `options.add(name, Option(..., on_change))`). From that table come the `option name ...`
 //! lines of the `uci` command ([`uci_lines`]), the parsing and validation of `setoption`
-//! ([`parse_setoption`], which gives a typed [`Setting`] that [`crate::uci`] applies) and the
-//! README's options table ([`markdown_table`]). The limits are public constants, shared with
-//! the command line ([`crate::cli`]).
+//! ([`parse_setoption`], which gives a [`Setting`] to apply) and the README's options table
+//! ([`markdown_table`]). The limits are public constants, shared with the command line
+//! ([`crate::cli`]). Adding an option is one declaration here and the code that reads its
+//! field of [`EngineConfig`].
 //!
 //! More options can be appended from another module: every function here also takes an
 //! `extra` slice of declarations, listed after [`OPTIONS`] and validated the same way; see
 //! [`extra`] for the hook.
 
+use crate::config::{self, EngineConfig, HASH_DEFAULT, OVERHEAD_DEFAULT, REPLACEMENT_VARS};
 use std::fmt;
 
 /// Largest `Hash`, in MiB.
 pub const HASH_MAX: usize = 1 << 20;
-/// Default `Hash`, in MiB.
-pub const HASH_DEFAULT: usize = 16;
 /// Largest `Threads`.
 pub const THREADS_MAX: usize = crate::search::smp::MAX_THREADS;
 /// Largest `MultiPV`.
 pub const MULTIPV_MAX: usize = 256;
 /// Largest `Move Overhead`, in milliseconds.
 pub const OVERHEAD_MAX: u64 = 5_000;
-/// Default `Move Overhead`, in milliseconds.
-pub const OVERHEAD_DEFAULT: u64 = 10;
 
-/// One option: its UCI name, kind and limits, and a one-line doc (the README's "meaning").
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// One option: its UCI name, kind and limits, a one-line doc (the README's "meaning") and
+/// its effect.
+#[derive(Clone, Copy, Debug)]
 pub struct Declaration {
     /// The name as `uci` lists it; `setoption` matches it case-insensitively.
     pub name: &'static str,
@@ -32,6 +33,29 @@ pub struct Declaration {
     pub kind: Kind,
     /// What it does, in one line.
     pub doc: &'static str,
+    /// Writes a validated value into the configuration (and says what else the engine must
+    /// do); an error leaves the engine as it was.
+    pub apply: Apply,
+}
+
+/// An option's effect: the configuration to change, the option's declared name and the
+/// validated value; returns what the engine must do beyond taking the new configuration.
+pub type Apply = fn(&mut EngineConfig, &'static str, &Value) -> Result<Effect, String>;
+
+/// What the engine does after an option changed its configuration, beyond taking it (a new
+/// table size or thread count is seen by comparing the configurations).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Nothing more.
+    None,
+    /// Empty the table (`Clear Hash`).
+    ClearHash,
+    /// Write the whole table to the `Hash File`.
+    SaveHash,
+    /// Merge the `Hash File` into the table.
+    LoadHash,
+    /// A network was loaded (`EvalFile`): say which.
+    NetLoaded,
 }
 
 /// An option's UCI type, with its default and limits.
@@ -82,48 +106,51 @@ pub enum Value {
     String(String),
 }
 
-/// What a valid `setoption` asks for, ready for [`crate::uci`] to apply.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Setting {
-    /// `Hash`: table size in MiB.
-    Hash(usize),
-    /// `Threads`: search threads.
-    Threads(usize),
-    /// `Clear Hash`: empty the table.
-    ClearHash,
-    /// `Ponder`: whether the GUI may ask us to ponder (nothing to store).
-    Ponder(bool),
-    /// `MultiPV`: principal variations to report.
-    MultiPv(usize),
-    /// `Move Overhead`: milliseconds lost per move in communication.
-    MoveOverhead(u64),
-    /// `UCI_Chess960`: Chess960 castling notation and FEN.
-    Chess960(bool),
-    /// `Replacement`: the table's replacement policy, by name (one of [`REPLACEMENT_VARS`]).
-    Replacement(&'static str),
-    /// `Replacement Age`: plies of depth one search of age is worth (buckets policies).
-    ReplacementAge(u8),
-    /// `Hash File`: the file the two buttons below save to and load from.
-    HashFile(String),
-    /// `Save Hash to File`: write the whole table to the `Hash File`.
-    SaveHash,
-    /// `Load Hash from File`: merge the `Hash File` into the table.
-    LoadHash,
-    /// `Never Clear Hash`: `ucinewgame` keeps the table.
-    NeverClearHash(bool),
-    /// `ETC`: enhanced transposition cutoffs.
-    Etc(bool),
-    /// `EvalFile`: the network file to load (empty: the embedded network).
-    EvalFile(String),
-    /// `Use NNUE`: evaluate with the network instead of the hand-crafted evaluation.
-    UseNnue(bool),
-    /// An option from the `extra` declarations (see [`extra`]), by its declared name.
-    Extra {
-        /// The declared name.
-        name: &'static str,
-        /// The validated value.
-        value: Value,
-    },
+impl Value {
+    /// A spin's value (0 for another kind: values are validated against their kind first).
+    pub fn int(&self) -> i64 {
+        match self {
+            Value::Spin(n) => *n,
+            _ => 0,
+        }
+    }
+
+    /// A check's value (`false` for another kind).
+    pub fn on(&self) -> bool {
+        matches!(self, Value::Check(true))
+    }
+
+    /// A combo's word (`""` for another kind).
+    pub fn word(&self) -> &'static str {
+        match self {
+            Value::Combo(w) => w,
+            _ => "",
+        }
+    }
+
+    /// A string's text (empty for another kind).
+    pub fn text(&self) -> &str {
+        match self {
+            Value::String(s) => s,
+            _ => "",
+        }
+    }
+}
+
+/// A valid `setoption`: the option and its validated value, ready to apply.
+#[derive(Clone, Debug)]
+pub struct Setting {
+    /// The option.
+    pub decl: &'static Declaration,
+    /// Its value, validated against the declaration's kind.
+    pub value: Value,
+}
+
+impl Setting {
+    /// Writes the value into `config`; see [`Declaration::apply`].
+    pub fn apply(&self, config: &mut EngineConfig) -> Result<Effect, String> {
+        (self.decl.apply)(config, self.decl.name, &self.value)
+    }
 }
 
 const HASH: &str = "Hash";
@@ -134,44 +161,14 @@ const MULTIPV: &str = "MultiPV";
 const MOVE_OVERHEAD: &str = "Move Overhead";
 const CHESS960: &str = "UCI_Chess960";
 const REPLACEMENT: &str = "Replacement";
-/// The replacement policies `Replacement` offers (`engram_tt::Policy`), default first.
-pub const REPLACEMENT_VARS: &[&str] = &[
-    "Buckets",
-    "TwoTier",
-    "DepthPreferred",
-    "AlwaysReplace",
-    "TwoBig1",
-    "LineBuckets",
-    "MicroMax",
-];
 const REPLACEMENT_AGE: &str = "Replacement Age";
 const HASH_FILE: &str = "Hash File";
 const SAVE_HASH: &str = "Save Hash to File";
 const LOAD_HASH: &str = "Load Hash from File";
 const NEVER_CLEAR_HASH: &str = "Never Clear Hash";
 const ETC: &str = "ETC";
-/// Whether enhanced transposition cutoffs are on by default (see the README's measurements).
-pub const ETC_DEFAULT: bool = false;
 const EVAL_FILE: &str = "EvalFile";
 const USE_NNUE: &str = "Use NNUE";
-/// Whether `Use NNUE` is on by default: on since the first trained network (gen0a) beat the
-/// hand-crafted evaluation by +147 ± 44 Elo in 200 games (see the README's results).
-pub const NNUE_DEFAULT: bool = true;
-
-/// The table policy named `name` (one of [`REPLACEMENT_VARS`]) with age weight `age`
-/// (used by `Buckets` and `LineBuckets`).
-pub fn policy(name: &str, age: u8) -> engram_tt::Policy {
-    use engram_tt::Policy;
-    match name {
-        "TwoTier" => Policy::TwoTier,
-        "DepthPreferred" => Policy::DepthPreferred,
-        "AlwaysReplace" => Policy::AlwaysReplace,
-        "TwoBig1" => Policy::TwoBig1,
-        "LineBuckets" => Policy::LineBuckets { age_weight: age },
-        "MicroMax" => Policy::MicroMax,
-        _ => Policy::Buckets { age_weight: age },
-    }
-}
 
 /// The engine's options, in the order `uci` lists them.
 pub const OPTIONS: &[Declaration] = &[
@@ -183,6 +180,10 @@ pub const OPTIONS: &[Declaration] = &[
             max: HASH_MAX as i64,
         },
         doc: "table size in MiB; any size, not only powers of two",
+        apply: |c, _, v| {
+            c.hash = v.int() as usize;
+            Ok(Effect::None)
+        },
     },
     Declaration {
         name: THREADS,
@@ -192,16 +193,22 @@ pub const OPTIONS: &[Declaration] = &[
             max: THREADS_MAX as i64,
         },
         doc: "search threads (Lazy SMP): one shared table, per-thread histories; set it to the cores",
+        apply: |c, _, v| {
+            c.threads = v.int() as usize;
+            Ok(Effect::None)
+        },
     },
     Declaration {
         name: CLEAR_HASH,
         kind: Kind::Button,
         doc: "empties the table",
+        apply: |_, _, _| Ok(Effect::ClearHash),
     },
     Declaration {
         name: PONDER,
         kind: Kind::Check { default: false },
         doc: "the GUI may send `go ponder`",
+        apply: |_, _, _| Ok(Effect::None),
     },
     Declaration {
         name: MULTIPV,
@@ -211,6 +218,10 @@ pub const OPTIONS: &[Declaration] = &[
             max: MULTIPV_MAX as i64,
         },
         doc: "number of principal variations reported",
+        apply: |c, _, v| {
+            c.multipv = v.int() as usize;
+            Ok(Effect::None)
+        },
     },
     Declaration {
         name: MOVE_OVERHEAD,
@@ -220,11 +231,19 @@ pub const OPTIONS: &[Declaration] = &[
             max: OVERHEAD_MAX as i64,
         },
         doc: "milliseconds kept back per move for communication",
+        apply: |c, _, v| {
+            c.move_overhead = v.int() as u64;
+            Ok(Effect::None)
+        },
     },
     Declaration {
         name: CHESS960,
         kind: Kind::Check { default: false },
         doc: "Chess960: X-FEN/Shredder-FEN castling, king-takes-rook castling moves",
+        apply: |c, _, v| {
+            c.chess960 = v.on();
+            Ok(Effect::None)
+        },
     },
     Declaration {
         name: REPLACEMENT,
@@ -233,6 +252,10 @@ pub const OPTIONS: &[Declaration] = &[
             vars: REPLACEMENT_VARS,
         },
         doc: "the table's replacement policy (`engram-tt`'s `Policy`; the TT lab compares them); changing it empties the table",
+        apply: |c, _, v| {
+            c.replacement = v.word();
+            Ok(Effect::None)
+        },
     },
     Declaration {
         name: REPLACEMENT_AGE,
@@ -242,53 +265,78 @@ pub const OPTIONS: &[Declaration] = &[
             max: 32,
         },
         doc: "plies of depth one search of age is worth when `Buckets` or `LineBuckets` picks a victim; changing it empties the table",
+        apply: |c, _, v| {
+            c.replacement_age = v.int() as u8;
+            Ok(Effect::None)
+        },
     },
     Declaration {
         name: HASH_FILE,
         kind: Kind::String { default: "" },
         doc: "the hash file the next two buttons use (a path; see \"Hash files\")",
+        apply: |c, _, v| {
+            c.hash_file = v.text().to_string();
+            Ok(Effect::None)
+        },
     },
     Declaration {
         name: SAVE_HASH,
         kind: Kind::Button,
         doc: "writes the whole table to `Hash File` (atomically: a failed write leaves the old file)",
+        apply: |_, _, _| Ok(Effect::SaveHash),
     },
     Declaration {
         name: LOAD_HASH,
         kind: Kind::Button,
         doc: "merges `Hash File` into the table (deeper entries win): a saved table of the same size, or a compact memory into any size; a bad file changes nothing",
+        apply: |_, _, _| Ok(Effect::LoadHash),
     },
     Declaration {
         name: NEVER_CLEAR_HASH,
         kind: Kind::Check { default: false },
         doc: "`ucinewgame` keeps the table (for analysis across games and reloads)",
+        apply: |c, _, v| {
+            c.never_clear_hash = v.on();
+            Ok(Effect::None)
+        },
     },
     Declaration {
         name: ETC,
         kind: Kind::Check {
-            default: ETC_DEFAULT,
+            default: config::ETC_DEFAULT,
         },
         doc: "enhanced transposition cutoffs: a node looks up its children before searching them (see \"Enhanced transposition cutoffs\")",
+        apply: |c, _, v| {
+            c.etc = v.on();
+            Ok(Effect::None)
+        },
     },
     Declaration {
         name: EVAL_FILE,
         kind: Kind::String { default: "" },
         doc: "the NNUE network file (empty: the embedded network); a bad file gets an error and the current network stays",
+        apply: |c, _, v| {
+            c.load_net(v.text())?;
+            Ok(Effect::NetLoaded)
+        },
     },
     Declaration {
         name: USE_NNUE,
         kind: Kind::Check {
-            default: NNUE_DEFAULT,
+            default: config::NNUE_DEFAULT,
         },
         doc: "evaluate with the network (`EvalFile`) instead of the hand-crafted evaluation",
+        apply: |c, _, v| {
+            c.use_nnue = v.on();
+            Ok(Effect::None)
+        },
     },
 ];
 
 /// Options declared outside [`OPTIONS`]: [`crate::uci`] passes this slice as `extra` to
 /// [`uci_lines`] and [`parse_setoption`], so `uci` lists these options after the fixed ones
 /// and `setoption` validates them the same way, falling back to them for names not in
-/// [`OPTIONS`]; a valid value arrives in [`crate::uci`] as [`Setting::Extra`] with the
-/// declared name. With the cargo feature `tune` these are the search's tunable parameters
+/// [`OPTIONS`]. With the cargo feature `tune` these are the search's tunable parameters
 /// (`search::params::PARAMS`, one spin option each); without it there are none.
 pub fn extra() -> &'static [Declaration] {
     #[cfg(feature = "tune")]
@@ -306,6 +354,11 @@ pub fn extra() -> &'static [Declaration] {
                         max: p.max.into(),
                     },
                     doc: p.doc,
+                    apply: |_, name, v| {
+                        let v = i32::try_from(v.int()).map_err(|e| e.to_string())?;
+                        crate::search::params::set(name, v)?;
+                        Ok(Effect::None)
+                    },
                 })
                 .collect()
         })
@@ -539,7 +592,7 @@ pub fn uci_lines(extra: &[Declaration]) -> Vec<String> {
 }
 
 /// The declaration named `name` (case-insensitively), in [`OPTIONS`] or else in `extra`.
-pub fn find<'a>(name: &str, extra: &'a [Declaration]) -> Option<&'a Declaration> {
+pub fn find(name: &str, extra: &'static [Declaration]) -> Option<&'static Declaration> {
     OPTIONS
         .iter()
         .chain(extra)
@@ -550,7 +603,7 @@ pub fn find<'a>(name: &str, extra: &'a [Declaration]) -> Option<&'a Declaration>
 /// may be left out). Names and values may
 /// have several words (separated by any whitespace, compared as if by one space); the
 /// keywords and names are case-insensitive. Names not in [`OPTIONS`] are looked up in `extra`
-/// (see [`extra`]) and come back as [`Setting::Extra`].
+/// (see [`extra`]).
 pub fn parse_setoption(line: &str, extra: &'static [Declaration]) -> Result<Setting, OptionError> {
     let mut tokens = line.split_whitespace().peekable();
     if tokens
@@ -581,7 +634,7 @@ pub fn parse_setoption(line: &str, extra: &'static [Declaration]) -> Result<Sett
         _ => value,
     };
     let value = decl.parse_value(value.as_deref())?;
-    Ok(setting(decl.name, value))
+    Ok(Setting { decl, value })
 }
 
 /// The text after the first `value` keyword of a `setoption` line, as typed (trimmed).
@@ -597,29 +650,6 @@ fn raw_value(line: &str) -> &str {
         }
     }
     ""
-}
-
-/// The typed setting for a validated value of the option `name`.
-fn setting(name: &'static str, value: Value) -> Setting {
-    match (name, value) {
-        (HASH, Value::Spin(n)) => Setting::Hash(n as usize),
-        (THREADS, Value::Spin(n)) => Setting::Threads(n as usize),
-        (CLEAR_HASH, Value::Button) => Setting::ClearHash,
-        (PONDER, Value::Check(b)) => Setting::Ponder(b),
-        (MULTIPV, Value::Spin(n)) => Setting::MultiPv(n as usize),
-        (MOVE_OVERHEAD, Value::Spin(n)) => Setting::MoveOverhead(n as u64),
-        (CHESS960, Value::Check(b)) => Setting::Chess960(b),
-        (REPLACEMENT, Value::Combo(v)) => Setting::Replacement(v),
-        (REPLACEMENT_AGE, Value::Spin(n)) => Setting::ReplacementAge(n as u8),
-        (HASH_FILE, Value::String(s)) => Setting::HashFile(s),
-        (SAVE_HASH, Value::Button) => Setting::SaveHash,
-        (LOAD_HASH, Value::Button) => Setting::LoadHash,
-        (NEVER_CLEAR_HASH, Value::Check(b)) => Setting::NeverClearHash(b),
-        (ETC, Value::Check(b)) => Setting::Etc(b),
-        (EVAL_FILE, Value::String(s)) => Setting::EvalFile(s),
-        (USE_NNUE, Value::Check(b)) => Setting::UseNnue(b),
-        (name, value) => Setting::Extra { name, value },
-    }
 }
 
 /// The README's options table in Markdown (header, separator, one row per declaration, each

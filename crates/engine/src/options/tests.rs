@@ -1,27 +1,74 @@
 //! Unit tests of the option table, `setoption` parsing and the generated texts.
 
 use super::*;
+use crate::config::policy;
 
-fn set(line: &str) -> Result<Setting, OptionError> {
-    parse_setoption(line, &[])
+/// The option and value a line sets.
+fn set(line: &str) -> Result<(&'static str, Value), OptionError> {
+    named(parse_setoption(line, &[]))
+}
+
+fn named(s: Result<Setting, OptionError>) -> Result<(&'static str, Value), OptionError> {
+    s.map(|s| (s.decl.name, s.value))
+}
+
+/// The default configuration after `lines`, and the last line's effect.
+fn applied(lines: &[&str]) -> (EngineConfig, Effect) {
+    let mut config = EngineConfig::default();
+    let mut effect = Effect::None;
+    for line in lines {
+        effect = parse_setoption(line, &[])
+            .unwrap()
+            .apply(&mut config)
+            .unwrap();
+    }
+    (config, effect)
 }
 
 #[test]
-fn every_fixed_option_has_its_own_typed_setting() {
-    for d in OPTIONS {
-        let value = match d.kind {
-            Kind::Spin { default, .. } => Value::Spin(default),
-            Kind::Check { default } => Value::Check(default),
-            Kind::Combo { default, .. } => Value::Combo(default),
-            Kind::Button => Value::Button,
-            Kind::String { default } => Value::String(default.to_string()),
-        };
-        assert!(
-            !matches!(setting(d.name, value), Setting::Extra { .. }),
-            "{}",
-            d.name
-        );
+fn each_option_writes_its_field_of_the_configuration() {
+    let (c, _) = applied(&[
+        "setoption name Hash value 64",
+        "setoption name Threads value 3",
+        "setoption name MultiPV value 4",
+        "setoption name Move Overhead value 70",
+        "setoption name UCI_Chess960 value true",
+        "setoption name Replacement value TwoTier",
+        "setoption name Replacement Age value 3",
+        "setoption name Hash File value /tmp/a b.hash",
+        "setoption name Never Clear Hash value true",
+        "setoption name ETC value true",
+        "setoption name Use NNUE value false",
+        "setoption name Ponder value true",
+    ]);
+    assert_eq!(
+        (c.hash, c.threads, c.multipv, c.move_overhead, c.chess960),
+        (64, 3, 4, 70, true)
+    );
+    assert_eq!((c.replacement, c.replacement_age), ("TwoTier", 3));
+    assert_eq!(c.hash_file, "/tmp/a b.hash");
+    assert!(c.never_clear_hash && c.etc && !c.use_nnue);
+    // Buttons leave the configuration alone and ask for an action.
+    for (line, effect) in [
+        ("setoption name Clear Hash", Effect::ClearHash),
+        ("setoption name Save Hash to File", Effect::SaveHash),
+        ("setoption name Load Hash from File", Effect::LoadHash),
+    ] {
+        let (c, e) = applied(&[line]);
+        assert_eq!(e, effect);
+        assert_eq!(c.hash, EngineConfig::default().hash);
     }
+    // A network that cannot be loaded is an error that names the one that stays.
+    let mut c = EngineConfig::default();
+    let e = parse_setoption("setoption name EvalFile value /no/such.nnue", &[])
+        .unwrap()
+        .apply(&mut c)
+        .unwrap_err();
+    assert!(e.contains("the network stays <embedded>"), "{e}");
+    assert_eq!(c.eval_file, "");
+    // The embedded one loads by name.
+    let (c, e) = applied(&["setoption name EvalFile value <empty>"]);
+    assert_eq!((e, c.net_name()), (Effect::NetLoaded, "<embedded>"));
 }
 
 #[test]
@@ -45,55 +92,64 @@ fn declarations_are_consistent() {
 
 #[test]
 fn valid_settings() {
-    assert_eq!(set("setoption name Hash value 64"), Ok(Setting::Hash(64)));
+    assert_eq!(
+        set("setoption name Hash value 64"),
+        Ok(("Hash", Value::Spin(64)))
+    );
     assert_eq!(
         set("setoption name threads value 2"),
-        Ok(Setting::Threads(2))
+        Ok(("Threads", Value::Spin(2)))
     );
-    assert_eq!(set("setoption name Clear Hash"), Ok(Setting::ClearHash));
+    assert_eq!(
+        set("setoption name Clear Hash"),
+        Ok(("Clear Hash", Value::Button))
+    );
     assert_eq!(
         set("setoption name Hash File value /tmp/My  Analysis/game 1.hash"),
-        Ok(Setting::HashFile("/tmp/My  Analysis/game 1.hash".into()))
+        Ok((
+            "Hash File",
+            Value::String("/tmp/My  Analysis/game 1.hash".into())
+        ))
     );
     assert_eq!(
         set("setoption name hash file value <empty>"),
-        Ok(Setting::HashFile(String::new()))
+        Ok(("Hash File", Value::String(String::new())))
     );
     assert_eq!(
         set("setoption name Hash File"),
-        Ok(Setting::HashFile(String::new()))
+        Ok(("Hash File", Value::String(String::new())))
     );
     assert_eq!(
         set("setoption name Save Hash to File"),
-        Ok(Setting::SaveHash)
+        Ok(("Save Hash to File", Value::Button))
     );
     assert_eq!(
         set("setoption name load hash from file"),
-        Ok(Setting::LoadHash)
+        Ok(("Load Hash from File", Value::Button))
     );
     assert_eq!(
         set("setoption name Never Clear Hash value true"),
-        Ok(Setting::NeverClearHash(true))
+        Ok(("Never Clear Hash", Value::Check(true)))
     );
     assert_eq!(
         set("setoption name clear hash value ignored"),
-        Ok(Setting::ClearHash)
+        Ok(("Clear Hash", Value::Button))
     );
     assert_eq!(
         set("setoption name Ponder value TRUE"),
-        Ok(Setting::Ponder(true))
+        Ok(("Ponder", Value::Check(true)))
     );
     assert_eq!(
         set("setoption name MultiPV value 256"),
-        Ok(Setting::MultiPv(256))
+        Ok(("MultiPV", Value::Spin(256)))
     );
     assert_eq!(
         set("SETOPTION NAME UCI_Chess960 VALUE false"),
-        Ok(Setting::Chess960(false))
+        Ok(("UCI_Chess960", Value::Check(false)))
     );
     assert_eq!(
         set("setoption name replacement value twotier"),
-        Ok(Setting::Replacement("TwoTier"))
+        Ok(("Replacement", Value::Combo("TwoTier")))
     );
 }
 
@@ -104,7 +160,7 @@ fn multi_word_names_are_case_insensitive() {
         "setoption name Move Overhead value 50",
         "setoption  name   MOVE\toverhead  value 50 ",
     ] {
-        assert_eq!(set(line), Ok(Setting::MoveOverhead(50)), "{line}");
+        assert_eq!(set(line), Ok(("Move Overhead", Value::Spin(50))), "{line}");
     }
     assert_eq!(
         set("setoption name Move value 50"),
@@ -203,7 +259,7 @@ fn out_of_range() {
     );
     assert_eq!(
         set("setoption name Move Overhead value 5000"),
-        Ok(Setting::MoveOverhead(OVERHEAD_MAX))
+        Ok(("Move Overhead", Value::Spin(OVERHEAD_MAX as i64)))
     );
 }
 
@@ -252,6 +308,7 @@ fn extra_options_are_listed_after_and_validated_the_same_way() {
             max: 200,
         },
         doc: "a tunable",
+        apply: |_, _, _| Ok(Effect::None),
     }];
     let lines = uci_lines(EXTRA);
     assert_eq!(lines.len(), OPTIONS.len() + 1);
@@ -260,11 +317,8 @@ fn extra_options_are_listed_after_and_validated_the_same_way() {
         "option name Lmr Base type spin default 75 min 0 max 200"
     );
     assert_eq!(
-        parse_setoption("setoption name lmr base value 80", EXTRA),
-        Ok(Setting::Extra {
-            name: "Lmr Base",
-            value: Value::Spin(80)
-        })
+        named(parse_setoption("setoption name lmr base value 80", EXTRA)),
+        Ok(("Lmr Base", Value::Spin(80)))
     );
     assert!(matches!(
         parse_setoption("setoption name Lmr Base value 201", EXTRA),
@@ -275,8 +329,8 @@ fn extra_options_are_listed_after_and_validated_the_same_way() {
     ));
     // The fixed table comes first.
     assert_eq!(
-        parse_setoption("setoption name Hash value 2", EXTRA),
-        Ok(Setting::Hash(2))
+        named(parse_setoption("setoption name Hash value 2", EXTRA)),
+        Ok(("Hash", Value::Spin(2)))
     );
 }
 
@@ -320,12 +374,12 @@ fn replacement_names_every_policy_once() {
         Policy::LineBuckets { age_weight: 3 }
     );
     assert_eq!(
-        parse_setoption("setoption name Replacement value twobig1", &[]),
-        Ok(Setting::Replacement("TwoBig1"))
+        set("setoption name Replacement value twobig1"),
+        Ok(("Replacement", Value::Combo("TwoBig1")))
     );
     assert_eq!(
-        parse_setoption("setoption name Replacement Age value 0", &[]),
-        Ok(Setting::ReplacementAge(0))
+        set("setoption name Replacement Age value 0"),
+        Ok(("Replacement Age", Value::Spin(0)))
     );
     assert!(parse_setoption("setoption name Replacement Age value 33", &[]).is_err());
     assert!(parse_setoption("setoption name Replacement value Newest", &[]).is_err());

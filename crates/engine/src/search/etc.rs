@@ -29,7 +29,7 @@ impl Searcher {
         beta: i32,
         ply: usize,
     ) -> Option<(i32, Move)> {
-        if !self.limits.etc || !self.use_tt || depth < params::etc_min_depth() {
+        if !self.config.etc || !self.use_tt || depth < params::etc_min_depth() {
             return None;
         }
         for &mv in board.legal_moves().as_slice() {

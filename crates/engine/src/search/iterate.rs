@@ -2,30 +2,40 @@
 //! windows, when to stop (time, nodes, `stop`, another thread), and the `info` lines.
 
 use super::params;
-use super::report::Info;
+use super::report::{Event, Info};
 use super::see::capture_value;
 use super::{
-    score_text, RootMove, SearchLimits, SearchResult, Searcher, SmpMode, Unwind, INF, MATE,
-    MATE_BOUND, MAX_PLY,
+    RootMove, SearchLimits, SearchResult, Searcher, SmpMode, Unwind, INF, MATE, MATE_BOUND, MAX_PLY,
 };
+use crate::config::EngineConfig;
 use crate::time::{self, Clock, Timer};
 use engram_chess::{Move, Position};
 use engram_tt::Bound;
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 impl Searcher {
-    /// Searches `pos` within `limits` and returns the best move. The caller bumps the table's
-    /// generation (`Table::new_search`) once per search, before any thread starts.
-    pub fn search(&mut self, pos: &Position, limits: SearchLimits) -> SearchResult {
+    /// Searches `pos` within `limits`, configured by `config` (shared by all threads of the
+    /// search), and returns the best move. The caller bumps the table's generation
+    /// (`Table::new_search`) once per search, before any thread starts.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: SearchLimits,
+        config: &Arc<EngineConfig>,
+    ) -> SearchResult {
+        self.config = config.clone();
+        self.use_tt = config.use_tt;
+        self.prefetch = config.prefetching();
         self.pos = pos.clone();
         self.nodes = 0;
         self.seldepth = 0;
         self.reset_slot();
         self.unwind = None;
         self.was_pondering = self.control.pondering.load(Ordering::Relaxed);
-        self.timer = Timer::new(time::allocate(&limits.clock, limits.move_overhead));
-        self.eval.configure(limits.nnue.as_ref());
+        self.timer = Timer::new(time::allocate(&limits.clock, config.move_overhead));
+        self.eval.configure(config.nnue());
         self.limits = limits;
         self.killers.fill([Move::NULL; 2]);
         #[cfg(feature = "tune")]
@@ -33,7 +43,13 @@ impl Searcher {
             self.lmr = params::lmr_table();
         }
         let threads = self.counters.len();
-        self.mode = if threads > 1 && self.limits.multipv <= 1 {
+        // Several PVs are the main thread's job; the helpers search one.
+        self.multipv = if self.id == 0 {
+            config.multipv.max(1)
+        } else {
+            1
+        };
+        self.mode = if threads > 1 && self.multipv == 1 {
             SmpMode::Lazy
         } else {
             // One thread; or several PVs, which are the main thread's job: it iterates on its
@@ -58,9 +74,7 @@ impl Searcher {
             .collect();
         if self.root_moves.is_empty() {
             let score = if board.in_check() { -MATE } else { 0 };
-            if self.verbose && self.limits.reporter.is_none() {
-                println!("info depth 0 score {}", score_text(score));
-            }
+            self.report(Event::NoMoves { score });
             self.wait_if_required();
             return SearchResult::no_move(score, 0);
         }
@@ -76,7 +90,7 @@ impl Searcher {
         let single_reply = self.root_moves.len() == 1
             && self.limits.clock != Clock::default()
             && !self.limits.infinite;
-        let multipv = self.limits.multipv.clamp(1, self.root_moves.len());
+        let multipv = self.multipv.min(self.root_moves.len());
         let mut completed = 0;
         let mut instability = 0.0f64;
         let mut last_best = Move::NULL;
@@ -134,9 +148,9 @@ impl Searcher {
             }
             completed = depth;
             self.control.smp.complete(depth);
-            if self.verbose {
+            if self.reports() {
                 for i in 0..multipv {
-                    self.print_info(depth, i);
+                    self.report_info(depth, i);
                 }
             }
 
@@ -177,7 +191,7 @@ impl Searcher {
             best: best.mv,
             ponder: best.pv.get(1).copied(),
             // Stopped before this move's search in the interrupted iteration ended: its score
-            // is the last completed iteration's (as `print_info` shows it).
+            // is the last completed iteration's (as `report_info` shows it).
             score: if best.score == -INF {
                 best.prev_score
             } else {
@@ -215,8 +229,8 @@ impl Searcher {
             } else {
                 break;
             }
-            if self.verbose && self.timer.elapsed() > Duration::from_secs(1) {
-                self.print_info(depth, pv_idx);
+            if self.reports() && self.timer.elapsed() > Duration::from_secs(1) {
+                self.report_info(depth, pv_idx);
             }
             delta += delta * params::asp_growth() / 100;
         }
@@ -237,19 +251,30 @@ impl Searcher {
         }
     }
 
-    /// Reports principal variation `idx` at `depth`: to the limits' reporter, or as a UCI
-    /// `info` line.
-    pub(super) fn print_info(&self, depth: i32, idx: usize) {
+    /// Whether this thread reports (the main thread, when the limits have a reporter).
+    fn reports(&self) -> bool {
+        self.id == 0 && self.limits.reporter.is_some()
+    }
+
+    /// Hands `event` to the limits' reporter, if this thread reports.
+    pub(super) fn report(&self, event: Event) {
+        if let (true, Some(r)) = (self.id == 0, &self.limits.reporter) {
+            r.report(&event);
+        }
+    }
+
+    /// Reports principal variation `idx` at `depth`.
+    pub(super) fn report_info(&self, depth: i32, idx: usize) {
         let rm = &self.root_moves[idx];
         let (score, bound) = if rm.score == -INF {
             (rm.prev_score, Bound::Exact)
         } else {
             (rm.score, rm.bound)
         };
-        if score == -INF {
+        if score == -INF || !self.reports() {
             return;
         }
-        let info = Info {
+        self.report(Event::Info(Info {
             depth,
             seldepth: self.max_seldepth(rm.seldepth),
             multipv: idx + 1,
@@ -259,23 +284,13 @@ impl Searcher {
             time_ms: self.timer.elapsed().as_millis().max(1) as u64,
             hashfull: self.use_tt.then(|| self.tt.hashfull()),
             pv: rm.pv.clone(),
-        };
-        match &self.limits.reporter {
-            Some(r) => r.report(&info),
-            None => println!("{}", info.uci_line(self.pos.board())),
-        }
+        }));
     }
 
-    /// Prints `currmove` once the search has run for a second.
-    pub(super) fn print_currmove(&self, depth: i32, mv: Move, number: usize) {
-        if self.verbose
-            && self.limits.reporter.is_none()
-            && self.timer.elapsed() > Duration::from_secs(1)
-        {
-            println!(
-                "info depth {depth} currmove {} currmovenumber {number}",
-                self.pos.board().to_uci(mv),
-            );
+    /// Reports the root move searched now, once the search has run for a second.
+    pub(super) fn report_currmove(&self, depth: i32, mv: Move, number: usize) {
+        if self.reports() && self.timer.elapsed() > Duration::from_secs(1) {
+            self.report(Event::CurrMove { depth, mv, number });
         }
     }
 

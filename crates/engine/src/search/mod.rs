@@ -38,6 +38,7 @@ pub mod see;
 pub mod smp;
 pub mod tt;
 
+use crate::config::EngineConfig;
 use crate::eval::Evaluator;
 use crate::time::{Clock, Timer};
 use correction::Correction;
@@ -99,7 +100,9 @@ pub fn thread_slots(n: usize) -> NodeCounters {
     (0..n).map(|_| ThreadSlot::default()).collect()
 }
 
-/// What to search for: the parameters of `go`, plus options that shape the search.
+/// What to search for: the parameters of one `go`, and where to report. Everything else the
+/// search reads (`MultiPV`, `Move Overhead`, `ETC`, the network, ...) is the engine's
+/// configuration ([`EngineConfig`]), which every thread of a search shares.
 #[derive(Clone, Debug, Default)]
 pub struct SearchLimits {
     /// Maximum depth in plies.
@@ -114,17 +117,7 @@ pub struct SearchLimits {
     pub infinite: bool,
     /// Restrict the root to these moves (empty: all).
     pub searchmoves: Vec<Move>,
-    /// Number of principal variations to report.
-    pub multipv: usize,
-    /// `Move Overhead` in milliseconds.
-    pub move_overhead: u64,
-    /// Enhanced transposition cutoffs (`etc.rs`): children's entries may cut a node.
-    pub etc: bool,
-    /// The network to evaluate with (`Use NNUE`, `EvalFile`); `None`: the hand-crafted
-    /// evaluation.
-    pub nnue: Option<Arc<engram_nnue::Network>>,
-    /// Where the main thread sends each iteration's [`report::Info`] instead of printing
-    /// UCI `info` lines (`engram analyse`); `None` prints them.
+    /// Where the search sends its [`report::Event`]s; `None`: a silent search.
     pub reporter: Option<report::Reporter>,
 }
 
@@ -221,16 +214,15 @@ const OFF: usize = 2;
 pub struct Searcher {
     /// The shared transposition table.
     pub tt: Arc<Table>,
-    /// Whether to use the table (off only for measurements).
-    pub use_tt: bool,
-    /// Whether to prefetch children's table entries (off only for measurements, or when
-    /// `use_tt` is off: [`crate::pool::Pool::set_use_tt`] sets both).
-    pub prefetch: bool,
+    /// The engine's configuration for this search (shared by all threads).
+    config: Arc<EngineConfig>,
+    /// Whether to use the table (`EngineConfig::use_tt`, off only for measurements).
+    use_tt: bool,
+    /// Whether to prefetch children's table entries (`EngineConfig::prefetching`).
+    prefetch: bool,
     /// How the table was used (feature `lab`): counts by remaining depth and phase.
     #[cfg(feature = "lab")]
     pub tt_use: lab::TtUse,
-    /// Print `info` lines.
-    pub verbose: bool,
     /// This thread's index in the pool (0 = main thread; helpers diversify by it).
     pub id: usize,
     /// Where this thread publishes its node count (index `id`), and reads the others'.
@@ -255,6 +247,8 @@ pub struct Searcher {
     unwind: Option<Unwind>,
     /// How the threads share this search.
     mode: SmpMode,
+    /// Principal variations this thread searches (`MultiPV` for the main thread, else 1).
+    multipv: usize,
     /// The iteration in progress.
     iter_depth: i32,
     was_pondering: bool,
@@ -268,11 +262,11 @@ impl Searcher {
     pub fn new(tt: Arc<Table>, control: Arc<Control>) -> Searcher {
         Searcher {
             tt,
+            config: Arc::new(EngineConfig::default()),
             use_tt: true,
             prefetch: true,
             #[cfg(feature = "lab")]
             tt_use: lab::TtUse::default(),
-            verbose: true,
             id: 0,
             counters: thread_slots(1),
             eval: Evaluator::default(),
@@ -290,6 +284,7 @@ impl Searcher {
             limits: SearchLimits::default(),
             unwind: None,
             mode: SmpMode::Single,
+            multipv: 1,
             iter_depth: 0,
             was_pondering: false,
             root_moves: Vec::new(),
@@ -363,23 +358,6 @@ impl Searcher {
     }
 }
 
-/// A principal variation as UCI text from `board`: ` move move ...`, each move preceded by a
-/// space, cut at the first move that is not legal (a line pieced together from the table
-/// may not be).
-pub fn pv_text(board: &Board, pv: &[Move]) -> String {
-    let mut text = String::new();
-    let mut b = *board;
-    for &m in pv {
-        if !b.is_legal(m) {
-            break;
-        }
-        text.push(' ');
-        text.push_str(&b.to_uci(m));
-        b.play(m);
-    }
-    text
-}
-
 /// A fail high's `score` (≥ `beta`) drawn toward `beta`: `(score · weight + beta) /
 /// (weight + 1)`, still ≥ `beta` (Rust's division truncates toward zero, which only rounds
 /// a negative result up). A fail high far above beta says the node is good, not by how much;
@@ -393,33 +371,9 @@ pub(crate) fn toward_beta(score: i32, beta: i32, weight: i32) -> i32 {
     }
 }
 
-/// A score as UCI text: `cp N` or `mate N` (negative when being mated).
-pub fn score_text(score: i32) -> String {
-    if score >= MATE_BOUND {
-        format!("mate {}", (MATE - score + 1) / 2)
-    } else if score <= -MATE_BOUND {
-        // Mated now (no legal move) is `mate 0`, as Stockfish prints it, not `mate -0`.
-        match (MATE + score) / 2 {
-            0 => "mate 0".into(),
-            n => format!("mate -{n}"),
-        }
-    } else {
-        format!("cp {score}")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn scores_as_uci_text() {
-        assert_eq!(score_text(35), "cp 35");
-        assert_eq!(score_text(MATE - 1), "mate 1");
-        assert_eq!(score_text(MATE - 4), "mate 2");
-        assert_eq!(score_text(-MATE + 2), "mate -1");
-        assert_eq!(score_text(-MATE), "mate 0", "mated in the position itself");
-    }
 
     #[test]
     fn fail_highs_drawn_toward_beta_stay_at_or_above_it() {

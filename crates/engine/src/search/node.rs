@@ -662,7 +662,6 @@ mod tests {
             Arc::new(Table::new(1).unwrap()),
             Arc::new(Control::default()),
         );
-        s.verbose = false;
         let board = Board::from_fen(
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             false,

@@ -1,9 +1,9 @@
-//! What the search tells the outside world after each iteration: an [`Info`] per principal
-//! variation, printed as a UCI `info` line, or handed to a [`Reporter`] (`engram analyse`
-//! prints it for a person, or as JSON).
+//! What the search tells the outside world: [`Event`]s (an [`Info`] per principal variation
+//! after each iteration, the move searched now, the best move, errors) handed to a
+//! [`Reporter`]. The search never prints; `uci.rs` writes UCI lines from the events and
+//! `engram analyse` text for a person, or JSON.
 
-use super::{pv_text, score_text};
-use engram_chess::{Board, Move};
+use engram_chess::Move;
 use engram_tt::Bound;
 use std::fmt;
 use std::sync::Arc;
@@ -36,45 +36,53 @@ impl Info {
     pub fn nps(&self) -> u64 {
         self.nodes * 1000 / self.time_ms.max(1)
     }
-
-    /// The UCI `info` line, with the principal variation as UCI moves from `board`.
-    pub fn uci_line(&self, board: &Board) -> String {
-        let bound = match self.bound {
-            Bound::Lower => " lowerbound",
-            Bound::Upper => " upperbound",
-            _ => "",
-        };
-        let hashfull = self
-            .hashfull
-            .map(|h| format!(" hashfull {h}"))
-            .unwrap_or_default();
-        format!(
-            "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {} time {}{hashfull} pv{}",
-            self.depth,
-            self.seldepth.max(1),
-            self.multipv,
-            score_text(self.score),
-            self.nodes,
-            self.nps(),
-            self.time_ms,
-            pv_text(board, &self.pv),
-        )
-    }
 }
 
-/// Where the main search thread sends its [`Info`]s instead of printing UCI lines.
+/// What a search tells the outside world. The search never prints: it hands these to the
+/// [`Reporter`] of its limits, and the front end (`uci.rs`, `analyse`) turns them into text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// A principal variation at the end of an iteration (or of an aspiration re-search).
+    Info(Info),
+    /// The root move being searched, once the search has run for a second.
+    CurrMove {
+        /// The iteration.
+        depth: i32,
+        /// The move.
+        mv: Move,
+        /// Its number in the root move list (1 = first).
+        number: usize,
+    },
+    /// The position has no legal move: mated (a mate score) or stalemate (0).
+    NoMoves {
+        /// The score, side to move's view.
+        score: i32,
+    },
+    /// The search's answer (sent by the pool once all threads have stopped).
+    BestMove {
+        /// The move to play (`Move::NULL` if there is none).
+        best: Move,
+        /// The expected reply, if known and legal.
+        ponder: Option<Move>,
+    },
+    /// Something went wrong, and the engine plays on (a search thread that failed).
+    Error(String),
+}
+
+/// Where a search sends its [`Event`]s (the main thread's `Info` and `CurrMove`, the pool's
+/// `BestMove`, any thread's `Error`).
 #[derive(Clone)]
-pub struct Reporter(pub Arc<dyn Fn(&Info) + Send + Sync>);
+pub struct Reporter(pub Arc<dyn Fn(&Event) + Send + Sync>);
 
 impl Reporter {
     /// A reporter that calls `f`.
-    pub fn new(f: impl Fn(&Info) + Send + Sync + 'static) -> Reporter {
+    pub fn new(f: impl Fn(&Event) + Send + Sync + 'static) -> Reporter {
         Reporter(Arc::new(f))
     }
 
-    /// Hands `info` over.
-    pub fn report(&self, info: &Info) {
-        (self.0)(info)
+    /// Hands `event` over.
+    pub fn report(&self, event: &Event) {
+        (self.0)(event)
     }
 }
 

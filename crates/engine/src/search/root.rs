@@ -52,7 +52,7 @@ impl Searcher {
             if defer {
                 self.control.smp.set_current(self.id, depth, mv.to_u16());
             }
-            self.print_currmove(depth, mv, i + 1);
+            self.report_currmove(depth, mv, i + 1);
             let n = i - pv_idx;
             let child = Child::root(mv, n);
             let before = self.nodes;

@@ -7,6 +7,7 @@ use crate::plot::BarPlot;
 use crate::report::{format_f, format_int, Align, Section, Table};
 use crate::runner::Spread;
 use engram::bench;
+use engram::config::EngineConfig;
 
 /// The question this study answers.
 pub const QUESTION: &str =
@@ -49,10 +50,12 @@ pub fn run(ctx: &Ctx) -> anyhow::Result<Section> {
             let (n, t) = bench::run(
                 bench::Config {
                     depth,
-                    threads,
-                    hash,
+                    engine: EngineConfig {
+                        threads,
+                        hash,
+                        ..EngineConfig::default()
+                    },
                     private_tt,
-                    ..bench::Config::default()
                 },
                 false,
             )

@@ -4,85 +4,26 @@
 //! `isready`, `stop`, `ponderhit` and `quit` take effect while it runs. Bad input never panics
 //! and never exits: it gets `info string error: ...` and the state stays as it was.
 
+use crate::config::EngineConfig;
 use crate::eval::{nnue, Evaluator};
-use crate::options::{self, Setting};
-use crate::pool::Pool;
+use crate::options::{self, Effect};
+use crate::search::report::{Event, Reporter};
 use crate::search::{Control, SearchLimits};
+use crate::session::Session;
 use crate::time::Clock;
 use crate::{bench, hashfile, perft};
 use engram_chess::{Board, Color, Position, STARTPOS};
-use engram_nnue::Network;
-use engram_tt::Table;
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// The engine's option values, as set with `setoption` (declared in [`crate::options`]).
-/// `Threads` lives in the pool and `Ponder` needs no value.
-#[derive(Clone, Debug)]
-pub struct Options {
-    /// Table size in MiB.
-    pub hash: usize,
-    /// Principal variations to report.
-    pub multipv: usize,
-    /// Milliseconds lost per move in communication.
-    pub move_overhead: u64,
-    /// Chess960 castling notation and FEN.
-    pub chess960: bool,
-    /// `Replacement`: the table's policy, by name.
-    pub replacement: &'static str,
-    /// `Replacement Age`: the buckets policies' age weight.
-    pub replacement_age: u8,
-    /// `Hash File`: where `Save Hash to File` writes and `Load Hash from File` reads.
-    pub hash_file: String,
-    /// `Never Clear Hash`: `ucinewgame` keeps the table.
-    pub never_clear_hash: bool,
-    /// `ETC`: enhanced transposition cutoffs.
-    pub etc: bool,
-    /// `EvalFile`: the network file loaded (empty: the embedded network).
-    pub eval_file: String,
-    /// `Use NNUE`: evaluate with the network.
-    pub use_nnue: bool,
-}
-
-impl Options {
-    /// The table configuration these options ask for, at `mib` MiB.
-    pub fn table_config(&self, mib: usize) -> engram_tt::Config {
-        engram_tt::Config {
-            mib,
-            policy: options::policy(self.replacement, self.replacement_age),
-            huge_pages: true,
-        }
-    }
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            hash: options::HASH_DEFAULT,
-            multipv: 1,
-            move_overhead: options::OVERHEAD_DEFAULT,
-            chess960: false,
-            replacement: options::REPLACEMENT_VARS[0],
-            replacement_age: 8,
-            hash_file: String::new(),
-            never_clear_hash: false,
-            etc: options::ETC_DEFAULT,
-            eval_file: String::new(),
-            use_nnue: options::NNUE_DEFAULT,
-        }
-    }
-}
+pub mod text;
 
 /// The UCI engine state.
 pub struct Engine {
-    control: Arc<Control>,
-    pool: Pool,
+    session: Session,
     position: Position,
-    options: Options,
-    /// The network `EvalFile` loaded (the embedded one at first).
-    net: Arc<Network>,
 }
 
 fn error(msg: impl AsRef<str>) {
@@ -98,20 +39,19 @@ impl Default for Engine {
 impl Engine {
     /// A new engine with default options.
     pub fn new() -> Engine {
-        let options = Options::default();
-        let tt = Arc::new(
-            Table::with_config(options.table_config(options.hash))
-                .expect("a 16 MiB table can be allocated"),
-        );
-        let control = Arc::new(Control::default());
-        let pool = Pool::new(1, tt, control.clone());
         Engine {
-            control,
-            pool,
+            session: Session::new(EngineConfig::default())
+                .expect("a 16 MiB table and one thread can be had"),
             position: Position::new(Board::startpos()),
-            options,
-            net: crate::eval::nnue::default_net(),
         }
+    }
+
+    fn control(&self) -> &Arc<Control> {
+        self.session.control()
+    }
+
+    fn config(&self) -> &EngineConfig {
+        self.session.config()
     }
 
     /// Reads commands from stdin until `quit` or end of input.
@@ -150,24 +90,21 @@ impl Engine {
             "isready" => println!("readyok"),
             "ucinewgame" => {
                 self.stop_and_wait();
-                if !self.options.never_clear_hash {
-                    self.pool.table().clear(self.pool.threads());
-                }
-                self.pool.clear();
+                self.session.new_game();
             }
             // The search works on its own copy of the position, so this needs no waiting.
             "position" => self.cmd_position(&rest),
             "go" => self.cmd_go(&rest),
             "stop" => {
-                self.control.stop.store(true, Ordering::Relaxed);
+                self.control().stop.store(true, Ordering::Relaxed);
             }
             "ponderhit" => {
                 *self
-                    .control
+                    .control()
                     .ponderhit
                     .lock()
                     .unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
-                self.control.pondering.store(false, Ordering::Relaxed);
+                self.control().pondering.store(false, Ordering::Relaxed);
             }
             "setoption" => {
                 if self.idle() {
@@ -182,16 +119,17 @@ impl Engine {
                     return true;
                 }
                 let b = *self.position.board();
+                let config = self.config();
                 let mut eval = Evaluator::default();
                 println!("Static eval: {} cp (side to move)", eval.evaluate(&b));
-                eval.configure(Some(&self.net));
+                eval.configure(Some(&config.net));
                 let scaled = eval.evaluate_position(&self.position);
                 println!(
                     "NNUE eval: {scaled} cp (side to move; the network's {} cp scaled by \
                      material; {}, {})",
                     eval.nnue_raw(&self.position),
-                    self.net_name(),
-                    nnue::describe(&self.net)
+                    config.net_name(),
+                    nnue::describe(&config.net)
                 );
             }
             "bench" => {
@@ -209,12 +147,17 @@ impl Engine {
                         return true;
                     }
                 };
+                // The bench's own settings (one thread, 16 MiB), with this engine's network.
+                let config = self.config();
+                let engine = EngineConfig {
+                    use_nnue: config.use_nnue,
+                    net: config.net.clone(),
+                    eval_file: config.eval_file.clone(),
+                    ..bench::Config::default().engine
+                };
                 if let Err(e) = bench::print(bench::Config {
                     depth,
-                    nnue: self.options.use_nnue,
-                    eval_file: Some(&self.options.eval_file)
-                        .filter(|f| !f.is_empty())
-                        .map(Into::into),
+                    engine,
                     ..bench::Config::default()
                 }) {
                     error(e);
@@ -245,28 +188,28 @@ impl Engine {
     /// read the old `bestmove` first, a ponder miss sends `stop` and `go` together) is
     /// carried out once that search has printed its `bestmove`, as Stockfish does.
     fn idle(&mut self) -> bool {
-        if self.pool.busy()
-            && self.control.searching.load(Ordering::Acquire)
-            && !self.control.stop.load(Ordering::Relaxed)
+        if self.session.busy()
+            && self.control().searching.load(Ordering::Acquire)
+            && !self.control().stop.load(Ordering::Relaxed)
         {
             error("a search is running; command ignored (send 'stop' first)");
             return false;
         }
-        self.pool.wait();
+        self.session.wait();
         true
     }
 
     fn stop_and_wait(&mut self) {
-        self.control.stop.store(true, Ordering::Relaxed);
-        self.control.pondering.store(false, Ordering::Relaxed);
-        self.pool.wait();
+        self.control().stop.store(true, Ordering::Relaxed);
+        self.control().pondering.store(false, Ordering::Relaxed);
+        self.session.wait();
     }
 
     fn cmd_position(&mut self, args: &[&str]) {
         let (board, moves) = match args.first() {
             Some(&"startpos") => {
                 let rest = &args[1..];
-                (Board::from_fen(STARTPOS, self.options.chess960), rest)
+                (Board::from_fen(STARTPOS, self.config().chess960), rest)
             }
             Some(&"fen") => {
                 let end = args
@@ -274,7 +217,7 @@ impl Engine {
                     .position(|&t| t == "moves")
                     .unwrap_or(args.len());
                 (
-                    Board::from_fen(&args[1..end].join(" "), self.options.chess960),
+                    Board::from_fen(&args[1..end].join(" "), self.config().chess960),
                     &args[end..],
                 )
             }
@@ -332,11 +275,16 @@ impl Engine {
             return;
         }
 
+        // The search's events become UCI lines on stdout, from this position.
+        let root = board;
+        let reporter = Reporter::new(move |event| {
+            println!("{}", text::event_line(&root, event));
+            if matches!(event, Event::BestMove { .. }) {
+                let _ = io::stdout().flush();
+            }
+        });
         let mut limits = SearchLimits {
-            multipv: self.options.multipv,
-            move_overhead: self.options.move_overhead,
-            etc: self.options.etc,
-            nnue: self.options.use_nnue.then(|| self.net.clone()),
+            reporter: Some(reporter),
             ..SearchLimits::default()
         };
         let mut clock = Clock::default();
@@ -412,167 +360,64 @@ impl Engine {
         clock.opp_time = theirs;
         clock.inc = inc;
         limits.clock = clock;
-        *self
-            .control
-            .ponderhit
-            .lock()
-            .unwrap_or_else(|e| e.into_inner()) = None;
-        self.control.pondering.store(ponder, Ordering::Relaxed);
-        self.control.searching.store(true, Ordering::Release);
-        self.pool.start(&self.position, limits, true);
+        let control = self.control();
+        *control.ponderhit.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        control.pondering.store(ponder, Ordering::Relaxed);
+        control.searching.store(true, Ordering::Release);
+        self.session.start(&self.position, limits);
     }
 
     fn cmd_setoption(&mut self, line: &str) {
-        let result = match options::parse_setoption(line, options::extra()) {
-            Ok(setting) => self.apply(setting),
-            Err(e) => Err(e.to_string()),
-        };
-        if let Err(e) = result {
+        if let Err(e) = self.setoption(line) {
             error(e);
         }
     }
 
-    /// Applies a validated option value. On error the state stays as it was (a table that
-    /// cannot be allocated leaves the old size, or a smaller one if even that fails).
-    fn apply(&mut self, setting: Setting) -> Result<(), String> {
-        match setting {
-            Setting::Hash(mib) => return self.set_hash(mib),
-            Setting::Threads(n) => {
-                if n != self.pool.threads() {
-                    self.pool.set_threads(n)?;
-                }
-            }
-            Setting::ClearHash => self.pool.table().clear(self.pool.threads()),
-            Setting::Ponder(_) => {}
-            Setting::MultiPv(n) => self.options.multipv = n,
-            Setting::MoveOverhead(ms) => self.options.move_overhead = ms,
-            Setting::Chess960(on) => self.options.chess960 = on,
-            Setting::Replacement(name) => {
-                if name != self.options.replacement {
-                    self.options.replacement = name;
-                    return self.reallocate(self.options.hash);
-                }
-            }
-            Setting::HashFile(path) => self.options.hash_file = path,
-            Setting::SaveHash => {
+    /// Applies a `setoption` line: the option writes a copy of the configuration, which the
+    /// session then takes (a new table or threads where needed). On error the state stays as
+    /// it was (a table that cannot be allocated leaves the old size, or a smaller one if even
+    /// that fails).
+    fn setoption(&mut self, line: &str) -> Result<(), String> {
+        let setting =
+            options::parse_setoption(line, options::extra()).map_err(|e| e.to_string())?;
+        let mut next = (**self.session.config()).clone();
+        let effect = setting.apply(&mut next)?;
+        self.session.reconfigure(next)?;
+        match effect {
+            Effect::None => {}
+            Effect::ClearHash => self.session.clear_table(),
+            Effect::SaveHash => {
                 let path = self.hash_file()?;
                 println!(
                     "info string {}",
-                    hashfile::save_table(self.pool.table(), &path)?
+                    hashfile::save_table(self.session.table(), &path)?
                 );
             }
-            Setting::LoadHash => {
+            Effect::LoadHash => {
                 let path = self.hash_file()?;
-                println!("info string {}", hashfile::load(self.pool.table(), &path)?);
+                println!(
+                    "info string {}",
+                    hashfile::load(self.session.table(), &path)?
+                );
             }
-            Setting::NeverClearHash(on) => self.options.never_clear_hash = on,
-            Setting::Etc(on) => self.options.etc = on,
-            Setting::EvalFile(path) => return self.set_eval_file(path),
-            Setting::UseNnue(on) => self.options.use_nnue = on,
-            Setting::ReplacementAge(k) => {
-                if k != self.options.replacement_age {
-                    self.options.replacement_age = k;
-                    return self.reallocate(self.options.hash);
-                }
-            }
-            // The search's tunable parameters (`options::extra()`, feature `tune`).
-            #[cfg(feature = "tune")]
-            Setting::Extra {
-                name,
-                value: options::Value::Spin(v),
-            } => {
-                let v = i32::try_from(v).map_err(|e| e.to_string())?;
-                crate::search::params::set(name, v)?;
-            }
-            Setting::Extra { name, .. } => {
-                return Err(format!("option '{name}' has no effect in this build"))
+            Effect::NetLoaded => {
+                let config = self.config();
+                println!(
+                    "info string NNUE evaluation using {} ({})",
+                    config.net_name(),
+                    nnue::describe(&config.net)
+                );
             }
         }
         Ok(())
-    }
-
-    /// Loads the network `path` (empty: the embedded one). A bad file is an error that keeps
-    /// the current network.
-    fn set_eval_file(&mut self, path: String) -> Result<(), String> {
-        self.net = if path.is_empty() {
-            nnue::default_net()
-        } else {
-            Arc::new(
-                Network::load(path.as_ref())
-                    .map_err(|e| format!("{e}; the network stays {}", self.net_name()))?,
-            )
-        };
-        self.options.eval_file = path;
-        println!(
-            "info string NNUE evaluation using {} ({})",
-            self.net_name(),
-            nnue::describe(&self.net)
-        );
-        Ok(())
-    }
-
-    /// The current network's name: its file, or `<embedded>`.
-    fn net_name(&self) -> &str {
-        if self.options.eval_file.is_empty() {
-            "<embedded>"
-        } else {
-            &self.options.eval_file
-        }
     }
 
     /// The `Hash File` path, or an error if none was set.
     fn hash_file(&self) -> Result<std::path::PathBuf, String> {
-        if self.options.hash_file.is_empty() {
+        if self.config().hash_file.is_empty() {
             return Err("set the option 'Hash File' to a path first".into());
         }
-        Ok(self.options.hash_file.clone().into())
-    }
-
-    fn set_hash(&mut self, mib: usize) -> Result<(), String> {
-        if mib == self.options.hash {
-            return Ok(());
-        }
-        self.reallocate(mib)
-    }
-
-    /// A new, empty table of `mib` MiB with the options' policy in place of the old one.
-    fn reallocate(&mut self, mib: usize) -> Result<(), String> {
-        // A size over the available memory, even with the old table's given back, is refused
-        // before anything is freed: the old table stays, entries and all. (With overcommit
-        // the allocation could succeed and the clear then get the engine OOM-killed.)
-        Table::check_memory(mib, self.pool.table().bytes()).map_err(|e| {
-            format!(
-                "cannot allocate {mib} MiB for the hash table: {e}; the table stays at {} MiB",
-                self.options.hash
-            )
-        })?;
-        // Free the old table first so the two never need to fit in memory together.
-        let small = Table::new(1).map_err(|e| e.to_string())?;
-        self.pool.set_table(Arc::new(small));
-        match Table::with_config(self.options.table_config(mib)) {
-            Ok(t) => {
-                // The fresh mapping is zero but not yet in memory: clearing it with every
-                // search thread faults it in now, before `readyok`, so the first search does
-                // not pay for it (as Stockfish does).
-                t.clear(self.pool.threads());
-                self.options.hash = mib;
-                self.pool.set_table(Arc::new(t));
-                Ok(())
-            }
-            Err(e) => {
-                // Back to the old size, or the default, or else the 1 MiB table stays.
-                let fallback = Table::with_config(self.options.table_config(self.options.hash))
-                    .or_else(|_| {
-                        Table::with_config(self.options.table_config(options::HASH_DEFAULT))
-                    });
-                if let Ok(t) = fallback {
-                    t.clear(self.pool.threads());
-                    self.pool.set_table(Arc::new(t));
-                }
-                self.options.hash = self.pool.table().mib();
-                Err(format!("cannot allocate {mib} MiB for the hash table: {e}"))
-            }
-        }
+        Ok(self.config().hash_file.clone().into())
     }
 
     fn cmd_d(&self) {

@@ -1,0 +1,151 @@
+//! The engine's configuration: every value a UCI option sets, in one struct. The options
+//! ([`crate::options`]) write it, [`crate::session::Session`] builds the engine from it, and
+//! every search thread reads the same `Arc` of it. UCI, `bench`, `analyse`, `datagen` and the
+//! lab all start from [`EngineConfig::default`] and change what they need.
+
+use engram_nnue::Network;
+use std::sync::Arc;
+
+/// Default `Hash`, in MiB.
+pub const HASH_DEFAULT: usize = 16;
+/// Default `Move Overhead`, in milliseconds.
+pub const OVERHEAD_DEFAULT: u64 = 10;
+/// Whether enhanced transposition cutoffs are on by default (see the measurements).
+pub const ETC_DEFAULT: bool = false;
+/// Whether `Use NNUE` is on by default: on since the first trained network (gen0a) beat the
+/// hand-crafted evaluation by +147 ± 44 Elo in 200 games.
+pub const NNUE_DEFAULT: bool = true;
+
+/// The replacement policies `Replacement` offers (`engram_tt::Policy`), default first.
+pub const REPLACEMENT_VARS: &[&str] = &[
+    "Buckets",
+    "TwoTier",
+    "DepthPreferred",
+    "AlwaysReplace",
+    "TwoBig1",
+    "LineBuckets",
+    "MicroMax",
+];
+
+/// The table policy named `name` (one of [`REPLACEMENT_VARS`]) with age weight `age`
+/// (used by `Buckets` and `LineBuckets`).
+pub fn policy(name: &str, age: u8) -> engram_tt::Policy {
+    use engram_tt::Policy;
+    match name {
+        "TwoTier" => Policy::TwoTier,
+        "DepthPreferred" => Policy::DepthPreferred,
+        "AlwaysReplace" => Policy::AlwaysReplace,
+        "TwoBig1" => Policy::TwoBig1,
+        "LineBuckets" => Policy::LineBuckets { age_weight: age },
+        "MicroMax" => Policy::MicroMax,
+        _ => Policy::Buckets { age_weight: age },
+    }
+}
+
+/// Everything that configures the engine beyond the limits of one search.
+#[derive(Clone, Debug)]
+pub struct EngineConfig {
+    /// `Hash`: table size in MiB.
+    pub hash: usize,
+    /// `Threads`: search threads.
+    pub threads: usize,
+    /// `MultiPV`: principal variations to report.
+    pub multipv: usize,
+    /// `Move Overhead`: milliseconds lost per move in communication.
+    pub move_overhead: u64,
+    /// `UCI_Chess960`: Chess960 castling notation and FEN.
+    pub chess960: bool,
+    /// `Replacement`: the table's policy, by name (one of [`REPLACEMENT_VARS`]).
+    pub replacement: &'static str,
+    /// `Replacement Age`: the buckets policies' age weight.
+    pub replacement_age: u8,
+    /// `Hash File`: where `Save Hash to File` writes and `Load Hash from File` reads.
+    pub hash_file: String,
+    /// `Never Clear Hash`: `ucinewgame` keeps the table.
+    pub never_clear_hash: bool,
+    /// `ETC`: enhanced transposition cutoffs.
+    pub etc: bool,
+    /// `EvalFile`: the network file loaded (empty: the embedded network).
+    pub eval_file: String,
+    /// The network `EvalFile` names, loaded.
+    pub net: Arc<Network>,
+    /// `Use NNUE`: evaluate with [`EngineConfig::net`] (else the hand-crafted evaluation).
+    pub use_nnue: bool,
+    /// Use the table (off only to measure what it saves: `bench --no-tt`).
+    pub use_tt: bool,
+    /// Prefetch the children's table entries (off only for measurements; needs `use_tt`).
+    pub prefetch: bool,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            hash: HASH_DEFAULT,
+            threads: 1,
+            multipv: 1,
+            move_overhead: OVERHEAD_DEFAULT,
+            chess960: false,
+            replacement: REPLACEMENT_VARS[0],
+            replacement_age: 8,
+            hash_file: String::new(),
+            never_clear_hash: false,
+            etc: ETC_DEFAULT,
+            eval_file: String::new(),
+            net: crate::eval::nnue::default_net(),
+            use_nnue: NNUE_DEFAULT,
+            use_tt: true,
+            prefetch: true,
+        }
+    }
+}
+
+impl EngineConfig {
+    /// The table configuration these settings ask for.
+    pub fn table_config(&self) -> engram_tt::Config {
+        engram_tt::Config {
+            mib: self.hash,
+            policy: policy(self.replacement, self.replacement_age),
+            huge_pages: true,
+        }
+    }
+
+    /// The network to evaluate with; `None`: the hand-crafted evaluation.
+    pub fn nnue(&self) -> Option<&Arc<Network>> {
+        self.use_nnue.then_some(&self.net)
+    }
+
+    /// The network's name: its file, or `<embedded>`.
+    pub fn net_name(&self) -> &str {
+        if self.eval_file.is_empty() {
+            "<embedded>"
+        } else {
+            &self.eval_file
+        }
+    }
+
+    /// Whether `other` needs another table than this configuration's (size or policy).
+    pub fn table_differs(&self, other: &EngineConfig) -> bool {
+        (self.hash, self.replacement, self.replacement_age)
+            != (other.hash, other.replacement, other.replacement_age)
+    }
+
+    /// `EvalFile`: loads the network `path` (empty: the embedded one). A bad file is an error
+    /// that names the network that stays.
+    pub fn load_net(&mut self, path: &str) -> Result<(), String> {
+        self.net = if path.is_empty() {
+            crate::eval::nnue::default_net()
+        } else {
+            Arc::new(
+                Network::load(path.as_ref())
+                    .map_err(|e| format!("{e}; the network stays {}", self.net_name()))?,
+            )
+        };
+        self.eval_file = path.to_string();
+        Ok(())
+    }
+
+    /// Whether the search threads should prefetch (only with the table in use).
+    pub fn prefetching(&self) -> bool {
+        self.use_tt && self.prefetch
+    }
+}
