@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 /// The key scheme written into and required from every hash file: Polyglot Zobrist keys.
 pub const KEY_SCHEME: &str = "polyglot";
 
-/// Shallowest entry a harvest keeps, in plies (see the README's "Hash files" for the
+/// Shallowest entry a harvest keeps, in plies (see `docs/measurements.md`, "Hash files", for the
 /// measurement that chose it).
 pub const HARVEST_DEPTH: i32 = 8;
 

@@ -69,7 +69,7 @@ fn save_newgame_load_restores_the_table() {
     // exactly what it costs when the table was never cleared, and not what it costs from an
     // empty table. (Whether a warm table saves nodes is a property of the search and the
     // position, not of the file: from 0.5× to 6.6× over six positions at this depth with the
-    // search of 2026-11-26; 0.12× to 1.85× over ten at depth 20 in the README's payoff
+    // search of 2026-11-26; 0.12× to 1.85× over ten at depth 20 in docs/measurements.md's payoff
     // measurement; 0.47× here before the search bundle of 2026-11-28 and 2.06× after it,
     // whose singular and double extensions grow with a table full of deep entries. So only
     // "a different search" is asserted.)
