@@ -9,13 +9,15 @@
 //! `target/lab-quick/`; a quick run never writes into `docs/`. Images go to `<out>/img/`.
 
 use anyhow::bail;
-use clap::{Parser, Subcommand};
+use clap::builder::PossibleValue;
+use clap::{Parser, ValueEnum};
 use engram_lab::context::{resolve_out, workspace_root, Ctx};
 use engram_lab::defaults;
 use engram_lab::report::{Header, Report, Section};
 use engram_lab::studies::{self, StudyId};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::OnceLock;
 
 /// Bench depth of a quick run (a full run uses the engine's default bench depth, so its
 /// `Bench:` value is the commit's signature).
@@ -33,8 +35,9 @@ const QUICK_BENCH_DEPTH: i32 = 5;
         engram-lab size --out /tmp/x   one study: /tmp/x/tt-report-size.md, /tmp/x/img/"
 )]
 struct Cli {
-    #[command(subcommand)]
-    command: Command,
+    /// `all` (every study: the full report, tt-report.md) or one study
+    #[arg(value_enum, value_name = "STUDY")]
+    target: Target,
     /// Quick run (fewer positions, lower depths) to check the lab works; never writes into docs/
     #[arg(long, global = true)]
     quick: bool,
@@ -43,42 +46,39 @@ struct Cli {
     out: Option<PathBuf>,
 }
 
-#[derive(Subcommand, Debug, Clone, Copy, PartialEq, Eq)]
-enum Command {
-    /// Run every study and write the full report, tt-report.md
+/// What to run: every study, or one (the list is [`StudyId::ALL`], named by
+/// [`StudyId::name`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Target {
     All,
-    /// Replacement policies: which slot of a full cluster a store overwrites
-    Replacement,
-    /// Aging: how entries of earlier searches of a game age
-    Aging,
-    /// Collisions: false hits from signature collisions
-    Collisions,
-    /// Signature bits: how many key bits an entry must store
-    Bits,
-    /// Recurrence: positions coming back in later searches of a game
-    Recurrence,
-    /// Table size: nodes and time to depth against the table's size
-    Size,
-    /// Threads: one shared table against private tables
-    Threads,
-    /// Cluster shape: entries per cluster, layout, prefetching
-    Shape,
+    One(StudyId),
 }
 
-impl Command {
+impl Target {
     /// The single study to run, or `None` for all of them.
     fn study(self) -> Option<StudyId> {
         match self {
-            Command::All => None,
-            Command::Replacement => Some(StudyId::Replacement),
-            Command::Aging => Some(StudyId::Aging),
-            Command::Collisions => Some(StudyId::Collisions),
-            Command::Bits => Some(StudyId::Bits),
-            Command::Recurrence => Some(StudyId::Recurrence),
-            Command::Size => Some(StudyId::Size),
-            Command::Threads => Some(StudyId::Threads),
-            Command::Shape => Some(StudyId::Shape),
+            Target::All => None,
+            Target::One(id) => Some(id),
         }
+    }
+}
+
+impl ValueEnum for Target {
+    fn value_variants<'a>() -> &'a [Self] {
+        static TARGETS: OnceLock<Vec<Target>> = OnceLock::new();
+        TARGETS.get_or_init(|| {
+            std::iter::once(Target::All)
+                .chain(StudyId::ALL.map(Target::One))
+                .collect()
+        })
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(match self {
+            Target::All => PossibleValue::new("all").help("every study: the full report"),
+            Target::One(id) => PossibleValue::new(id.name()).help(id.title()),
+        })
     }
 }
 
@@ -99,7 +99,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     let ctx = Ctx::new(cli.quick, out);
     ctx.create_dirs()?;
 
-    let single = cli.command.study();
+    let single = cli.target.study();
     let (ids, file, title) = match single {
         None => (
             StudyId::ALL.to_vec(),
@@ -196,34 +196,27 @@ mod tests {
     use clap::CommandFactory;
 
     #[test]
-    fn subcommands_are_all_then_the_studies_in_order() {
+    fn targets_are_all_then_the_studies_in_order() {
         Cli::command().debug_assert();
-        let names: Vec<String> = Cli::command()
-            .get_subcommands()
-            .map(|c| c.get_name().to_string())
+        let names: Vec<String> = Target::value_variants()
+            .iter()
+            .map(|t| t.to_possible_value().unwrap().get_name().to_string())
             .collect();
         let mut expected = vec!["all".to_string()];
         expected.extend(StudyId::ALL.iter().map(|id| id.name().to_string()));
         assert_eq!(names, expected);
-        for sub in Cli::command().get_subcommands() {
-            let help = sub
-                .get_about()
-                .expect("every subcommand has help")
-                .to_string();
-            assert!(!help.contains('\n'), "{help}");
-        }
     }
 
     #[test]
-    fn subcommands_map_to_their_study() {
+    fn names_map_to_their_study() {
         for id in StudyId::ALL {
             let cli = Cli::try_parse_from(["engram-lab", id.name(), "--quick"]).unwrap();
-            assert_eq!(cli.command.study(), Some(id));
+            assert_eq!(cli.target.study(), Some(id));
             assert!(cli.quick);
         }
         let cli = Cli::try_parse_from(["engram-lab", "--out", "x", "all"]).unwrap();
         assert_eq!(
-            (cli.command.study(), cli.out),
+            (cli.target.study(), cli.out),
             (None, Some(PathBuf::from("x")))
         );
         assert!(Cli::try_parse_from(["engram-lab"]).is_err());
