@@ -2,7 +2,7 @@
 //! structure (cached in the pawn hash table), king safety, bishop pair, rooks on open files,
 //! and simple endgame knowledge (drawish material, driving a lone king to the edge).
 //!
-//! Or the network (`nnue.rs`): [`Evaluator::evaluate_position`], which the search calls,
+//! Or the network (`nnue.rs`): [`Evaluator::evaluate`], which the search calls,
 //! uses the NNUE when [`Evaluator::use_nnue`] is on, with the thread's lazily updated
 //! accumulators; [`Evaluator::evaluate`] is the hand-crafted evaluation of one board.
 //!
@@ -137,9 +137,9 @@ impl Evaluator {
     /// the network's, scaled by material and within ±[`NNUE_LIMIT`], if
     /// [`Evaluator::use_nnue`], else the hand-crafted one. Insufficient material is 0 either
     /// way.
-    pub fn evaluate_position(&mut self, pos: &Position) -> i32 {
+    pub fn evaluate(&mut self, pos: &Position) -> i32 {
         if !self.use_nnue {
-            return self.evaluate(pos.board());
+            return self.hand_crafted(pos.board());
         }
         let board = pos.board();
         if board.is_insufficient_material() {
@@ -156,8 +156,9 @@ impl Evaluator {
         self.nnue.evaluate(pos)
     }
 
-    /// The static evaluation of `board` in centipawns, from the side to move's point of view.
-    pub fn evaluate(&mut self, board: &Board) -> i32 {
+    /// The hand-crafted static evaluation of `board` in centipawns, from the side to move's
+    /// point of view (what [`Evaluator::evaluate`] uses without the network).
+    pub fn hand_crafted(&mut self, board: &Board) -> i32 {
         if board.is_insufficient_material() {
             return 0;
         }
@@ -319,7 +320,7 @@ mod tests {
     use super::*;
 
     fn eval(fen: &str) -> i32 {
-        Evaluator::default().evaluate(&Board::from_fen(fen, false).unwrap())
+        Evaluator::default().hand_crafted(&Board::from_fen(fen, false).unwrap())
     }
 
     #[test]

@@ -78,7 +78,7 @@ impl Searcher {
             return if board.in_check() {
                 0
             } else {
-                self.eval.evaluate_position(&self.pos)
+                self.eval.evaluate(&self.pos)
             };
         }
         // Mate distance pruning.
@@ -113,9 +113,7 @@ impl Searcher {
         let (raw_eval, static_eval, eval) = if in_check {
             (-INF, -INF, -INF)
         } else {
-            let raw = tt
-                .eval()
-                .unwrap_or_else(|| self.eval.evaluate_position(&self.pos));
+            let raw = tt.eval().unwrap_or_else(|| self.eval.evaluate(&self.pos));
             let e = self.correction.apply(us, board.pawn_key(), raw);
             (raw, e, tt.refine(e))
         };

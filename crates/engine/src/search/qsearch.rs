@@ -27,7 +27,7 @@ impl Searcher {
             return if in_check {
                 0
             } else {
-                self.eval.evaluate_position(&self.pos)
+                self.eval.evaluate(&self.pos)
             };
         }
 
@@ -46,9 +46,7 @@ impl Searcher {
             // Stand pat: the side to move need not capture (on the evaluation corrected by
             // pawn structure, `correction.rs`, then by the table score where its bound says
             // it is the better estimate; the table keeps the raw evaluation).
-            raw_eval = tt
-                .eval()
-                .unwrap_or_else(|| self.eval.evaluate_position(&self.pos));
+            raw_eval = tt.eval().unwrap_or_else(|| self.eval.evaluate(&self.pos));
             best = tt.refine(self.correction.apply(
                 board.side_to_move(),
                 board.pawn_key(),

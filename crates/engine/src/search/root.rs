@@ -25,7 +25,7 @@ impl Searcher {
         self.stack[OFF].eval = if board.in_check() {
             -INF
         } else {
-            self.eval.evaluate_position(&self.pos)
+            self.eval.evaluate(&self.pos)
         };
         // Lazy SMP at the root: a move another thread is searching in this iteration is put
         // off to the end of the list, where its result is usually in the table already

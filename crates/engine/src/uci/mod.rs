@@ -121,9 +121,9 @@ impl Engine {
                 let b = *self.position.board();
                 let config = self.config();
                 let mut eval = Evaluator::default();
-                println!("Static eval: {} cp (side to move)", eval.evaluate(&b));
+                println!("Static eval: {} cp (side to move)", eval.hand_crafted(&b));
                 eval.configure(Some(&config.net));
-                let scaled = eval.evaluate_position(&self.position);
+                let scaled = eval.evaluate(&self.position);
                 println!(
                     "NNUE eval: {scaled} cp (side to move; the network's {} cp scaled by \
                      material; {}, {})",

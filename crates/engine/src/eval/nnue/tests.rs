@@ -251,7 +251,7 @@ fn mirror(fen: &str) -> String {
 fn nnue_eval(net: &Arc<Network>, fen: &str, chess960: bool) -> i32 {
     let mut eval = Evaluator::default();
     eval.configure(Some(net));
-    eval.evaluate_position(&Position::new(Board::from_fen(fen, chess960).unwrap()))
+    eval.evaluate(&Position::new(Board::from_fen(fen, chess960).unwrap()))
 }
 
 #[test]
