@@ -39,9 +39,11 @@ pub enum Command {
     Analyse(crate::analyse::AnalyseArgs),
     /// Play self-play games at fixed nodes per move and write them as training data
     /// (resumable, deterministic for a seed).
+    #[cfg(feature = "train")]
     Datagen(crate::datagen::DatagenArgs),
     /// Train a network on self-play data (the `(768 -> H) x 2 -> 1` NNUE) and write it
     /// quantised, with a plot of the losses.
+    #[cfg(feature = "train")]
     Train(crate::train_cmd::TrainArgs),
 }
 
@@ -204,7 +206,9 @@ impl Command {
             Command::Bench(args) => bench::print(args.config()?),
             Command::Hash(hash) => hash.run(),
             Command::Analyse(args) => args.run(),
+            #[cfg(feature = "train")]
             Command::Datagen(args) => args.run().map(|summary| println!("{summary}")),
+            #[cfg(feature = "train")]
             Command::Train(args) => args.run(),
         }
     }

@@ -1,10 +1,13 @@
 //! Engram: a UCI chess engine built around its transposition table. This library holds the
 //! search, evaluation, time management and the UCI protocol; `main.rs` is the thin binary.
+//! The `datagen` and `train` subcommands (`datagen`, `train_cmd`) need the `train` feature
+//! (on by default), which links the training crate, `engram-train`.
 
 pub mod analyse;
 pub mod bench;
 pub mod cli;
 pub mod config;
+#[cfg(feature = "train")]
 pub mod datagen;
 pub mod eval;
 pub mod hashfile;
@@ -14,6 +17,7 @@ pub mod pool;
 pub mod search;
 pub mod session;
 pub mod time;
+#[cfg(feature = "train")]
 pub mod train_cmd;
 pub mod uci;
 

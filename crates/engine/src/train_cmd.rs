@@ -4,8 +4,8 @@
 
 use clap::builder::RangedU64ValueParser;
 use clap::{value_parser, Args};
-use engram_nnue::train::{self, Progress, TrainConfig, TrainParams};
 use engram_nnue::Activation;
+use engram_train::{self as train, Progress, TrainConfig, TrainParams};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::PathBuf;
 

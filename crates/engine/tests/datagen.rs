@@ -1,7 +1,9 @@
 //! `engram datagen` run as a real process: the chunks read back, the same bytes whatever the
 //! thread count, a run resumed from its chunks, and settings that do not match refused.
+//! (The subcommand needs the `train` feature.)
+#![cfg(feature = "train")]
 
-use engram_nnue::data::chunk::{chunk_bytes_version, read_chunk_file};
+use engram_train::data::chunk::{chunk_bytes_version, read_chunk_file};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

@@ -5,8 +5,8 @@ mod common;
 
 use common::{best, Engine, TempDir};
 use engram_chess::Board;
-use engram_nnue::random::{random_bucketed_network, random_network};
 use engram_nnue::{Activation, Network};
+use engram_train::random::{random_bucketed_network, random_network};
 use std::path::PathBuf;
 use std::time::Duration;
 

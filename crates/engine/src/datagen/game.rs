@@ -6,8 +6,8 @@ use crate::config::EngineConfig;
 use crate::search::{SearchLimits, MATE_BOUND};
 use crate::session::Session;
 use engram_chess::{Board, Position};
-use engram_nnue::data::{End, GameRecord, GameResult};
-use engram_nnue::rng::Rng;
+use engram_train::data::{End, GameRecord, GameResult};
+use engram_train::rng::Rng;
 use std::sync::Arc;
 
 /// A win is adjudicated after this many plies in a row at or beyond [`WIN_SCORE`] (for the

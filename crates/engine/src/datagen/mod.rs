@@ -1,5 +1,5 @@
 //! `engram datagen`: self-play games for training the network, written as chunk files of
-//! games stored as moves and scores (the format is documented in `engram_nnue::data`).
+//! games stored as moves and scores (the format is documented in `engram_train::data`).
 //!
 //! A run is a numbered sequence of games determined by its seed and settings; chunk `k` holds
 //! games `k · G .. (k + 1) · G` (G = `--chunk-games`). Threads take the next missing chunk, play
@@ -18,8 +18,8 @@ pub mod stats;
 
 pub use game::{game_rng, Player, Settings};
 
-use engram_nnue::data::chunk::{read_header, HEADER_LEN};
-use engram_nnue::data::{write_chunk, ChunkHeader, GameRecord};
+use engram_train::data::chunk::{read_header, HEADER_LEN};
+use engram_train::data::{write_chunk, ChunkHeader, GameRecord};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
 use std::io::Read;

@@ -8,8 +8,8 @@
 //! replaces the old file, atomically): what the trainer learns from moves by at most 2 cp a
 //! score.
 
-use engram_nnue::data::chunk::recode;
-use engram_nnue::train::loader::chunk_files;
+use engram_train::data::chunk::recode;
+use engram_train::loader::chunk_files;
 use std::io::Write;
 use std::path::Path;
 

@@ -1,8 +1,8 @@
 //! `engram datagen --stats DIR`: what a directory of chunks holds.
 
-use engram_nnue::data::chunk::{read_chunk, version_of, VERSION};
-use engram_nnue::data::{extract, End, GameResult};
-use engram_nnue::train::loader::chunk_files;
+use engram_train::data::chunk::{read_chunk, version_of, VERSION};
+use engram_train::data::{extract, End, GameResult};
+use engram_train::loader::chunk_files;
 use std::path::Path;
 
 /// Counts over the chunks of a directory.
@@ -16,7 +16,7 @@ pub struct Stats {
     pub games: u64,
     /// Scored positions.
     pub positions: u64,
-    /// Positions the trainer keeps (see `engram_nnue::data::extract`).
+    /// Positions the trainer keeps (see `engram_train::data::extract`).
     pub kept: u64,
     /// Results from White's view: Black won, draw, White won.
     pub results: [u64; 3],

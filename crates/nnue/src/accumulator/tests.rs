@@ -4,7 +4,28 @@ use super::*;
 use crate::net::Network;
 use crate::INPUTS;
 
-use crate::rng::Rng;
+/// SplitMix64, as `engram_train::rng::Rng` (the inference crate does not depend on the
+/// training crate): a seeded source of test data.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n`.
+    fn below(&mut self, n: usize) -> usize {
+        ((self.next_u64() as u128 * n as u128) >> 64) as usize
+    }
+}
 
 /// `n` values uniform in `lo..=hi`.
 fn values(rng: &mut Rng, n: usize, lo: i32, hi: i32) -> Vec<i16> {

@@ -4,8 +4,8 @@
 use super::*;
 use crate::eval::Evaluator;
 use engram_chess::{Move, Position};
-use engram_nnue::random::{random_bucketed_network, random_network};
 use engram_nnue::{Activation, Layout};
+use engram_train::random::{random_bucketed_network, random_network};
 use proptest::prelude::*;
 
 /// The start position, the CPW perft positions 2–5 (castling, en passant, promotions with
@@ -31,7 +31,7 @@ const STARTS: &[(&str, bool)] = &[
     ),
 ];
 
-use engram_nnue::rng::Rng;
+use engram_train::rng::Rng;
 
 /// `net` with `layout`; with king buckets, each bucket's block of weights is then varied
 /// (deterministically) so that a king changing bucket changes the evaluation.

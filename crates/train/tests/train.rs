@@ -2,16 +2,16 @@
 //! damaged data, determinism, and a whole run writing its files.
 
 use engram_chess::{Board, Move};
-use engram_nnue::data::{chunk::chunk_bytes, ChunkHeader, End, GameRecord, GameResult, Packed};
 use engram_nnue::net::{Activation, Network, QA, QB, SCALE};
-use engram_nnue::rng::Rng;
-use engram_nnue::train::float_net::activate;
-use engram_nnue::train::grad::{accumulate_on, batch_gradients, loss_sum, Gradients};
-use engram_nnue::train::synthetic::{material, random_positions};
-use engram_nnue::train::{
+use engram_nnue::{Layout, Simd};
+use engram_train::data::{chunk::chunk_bytes, ChunkHeader, End, GameRecord, GameResult, Packed};
+use engram_train::float_net::activate;
+use engram_train::grad::{accumulate_on, batch_gradients, loss_sum, Gradients};
+use engram_train::rng::Rng;
+use engram_train::synthetic::{material, random_positions};
+use engram_train::{
     fit, load_dir, split_games, train, FloatNet, Progress, TrainConfig, TrainParams,
 };
-use engram_nnue::{Layout, Simd};
 use std::path::PathBuf;
 
 /// A net whose accumulators spread over the whole [0, 1] range (a fresh one sits near 0).
@@ -228,7 +228,7 @@ fn training_lowers_the_validation_loss() {
             ..params(32, activation)
         };
         let untrained = FloatNet::init(32, activation, buckets, 1);
-        let (_, val) = engram_nnue::train::split(positions.clone(), &p);
+        let (_, val) = engram_train::split(positions.clone(), &p);
         let before = loss_sum(&untrained, &val, p.wdl, 1) / val.len() as f64;
         let mut epochs = 0;
         let fit = fit(positions.clone(), &p, &mut |e| {

@@ -1,12 +1,12 @@
 //! The games format: round trips, and damaged files refused with an error, never a panic.
 
 use engram_chess::{Board, Move};
-use engram_nnue::data::{
+use engram_nnue::features::Layout;
+use engram_train::data::{
     chunk::{chunk_bytes, chunk_bytes_version, read_header, recode},
     extract, quantise_score, read_chunk, trained_ply, ChunkHeader, DataError, End, GameRecord,
     GameResult, Packed, UNSCORED,
 };
-use engram_nnue::features::Layout;
 
 /// A random game of up to `plies` plies from the start, with made-up scores.
 fn random_game(seed: u64, plies: usize) -> GameRecord {
@@ -315,7 +315,7 @@ fn extraction_filters_and_packs() {
     }
     assert!(!kept.is_empty() && kept.len() < scored);
     for p in &kept {
-        assert!(p.ply as usize >= engram_nnue::data::MIN_PLY);
+        assert!(p.ply as usize >= engram_train::data::MIN_PLY);
         assert_eq!(Packed::from_bytes(&p.to_bytes()), Some(*p));
         assert_eq!(p.pieces().count(), p.occupancy.count_ones() as usize);
     }

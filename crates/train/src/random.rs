@@ -1,7 +1,7 @@
 //! Seeded random networks with non-trivial weights, for tests (the engine's accumulator and
 //! `EvalFile` tests use them). The engine embeds a trained network, never one of these.
 
-use crate::net::{Activation, Network};
+use engram_nnue::net::{Activation, Network};
 
 use crate::rng::Rng;
 
@@ -35,7 +35,7 @@ pub fn random_bucketed_network(
         *w = small(&mut rng, 64);
     }
     for b in &mut net.out_bias {
-        *b = small(&mut rng, i16::MAX) as i32 % (crate::net::QA * crate::net::QB);
+        *b = small(&mut rng, i16::MAX) as i32 % (engram_nnue::net::QA * engram_nnue::net::QB);
     }
     net
 }

@@ -1,11 +1,11 @@
-//! The size of chunk files in each format: `cargo run --release -p engram-nnue --example
+//! The size of chunk files in each format: `cargo run --release -p engram-train --example
 //! chunk_size -- FILE...` reads each chunk, writes its games in versions 1, 2 and 3, checks
 //! that each reads back to the same games (version 3 without the scores no one trains on)
 //! and prints the bytes a scored position takes. (Chunks already in version 3 have no
 //! untrained scores left to write in versions 1 and 2.)
 
-use engram_nnue::data::chunk::{chunk_bytes_version, read_chunk, read_chunk_file};
-use engram_nnue::data::GameRecord;
+use engram_train::data::chunk::{chunk_bytes_version, read_chunk, read_chunk_file};
+use engram_train::data::GameRecord;
 
 fn main() {
     let mut positions = 0u64;

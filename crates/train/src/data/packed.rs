@@ -1,8 +1,8 @@
 //! A training position in 32 bytes, and the filter that picks them from games.
 
 use super::record::{GameRecord, GameResult, UNSCORED};
-use crate::features::{self, Layout};
 use engram_chess::{Bitboard, Board, Color, Move, Piece, PieceKind, Square};
+use engram_nnue::features::{self, Layout};
 
 /// Plies from the start before which positions are not trained on.
 pub const MIN_PLY: usize = 16;

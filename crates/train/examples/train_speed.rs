@@ -1,4 +1,4 @@
-//! Training speed on synthetic positions: `cargo run --release -p engram-nnue --example
+//! Training speed on synthetic positions: `cargo run --release -p engram-train --example
 //! train_speed -- [hidden] [threads] [positions] [epochs] [rounds]` (defaults 128, 1, 200000,
 //! 3, 5).
 //!
@@ -10,10 +10,10 @@
 //!   build's median positions per second, its range, and the median of the per-round
 //!   ratios AVX2 / portable.
 
-use engram_nnue::train::grad::{accumulate_on, Gradients};
-use engram_nnue::train::synthetic::random_positions;
-use engram_nnue::train::{fit, FloatNet, Progress, TrainParams};
 use engram_nnue::{Activation, Layout, Simd};
+use engram_train::grad::{accumulate_on, Gradients};
+use engram_train::synthetic::random_positions;
+use engram_train::{fit, FloatNet, Progress, TrainParams};
 use std::time::Instant;
 
 fn median(v: &mut [f64]) -> f64 {

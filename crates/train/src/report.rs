@@ -1,8 +1,8 @@
 //! What a training run reports: a line per epoch, and the whole run's summary as JSON (for a
 //! net's provenance).
 
-use super::loader::LoadReport;
-use crate::net::Network;
+use crate::loader::LoadReport;
+use engram_nnue::net::Network;
 
 /// One epoch's results.
 #[derive(Clone, Debug, PartialEq)]

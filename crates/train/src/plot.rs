@@ -1,7 +1,7 @@
 //! The SVG plot of the training and validation loss per epoch (plotters' SVG backend: text is
 //! written as SVG `<text>`, so no fonts are needed).
 
-use super::report::EpochReport;
+use crate::report::EpochReport;
 use plotters::prelude::*;
 
 /// Width and height of the plot in pixels.

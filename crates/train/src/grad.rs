@@ -14,11 +14,11 @@
 //! nothing from it. The operations on that layer are those of a one-bucket network, in the
 //! same order, so one bucket computes exactly what the trainer did before buckets.
 
-use super::float_net::{activate, add_column, FloatNet};
-use super::loss::{loss_and_slope, target};
 use crate::data::Packed;
-use crate::net::Activation;
-use crate::Simd;
+use crate::float_net::{activate, add_column, FloatNet};
+use crate::loss::{loss_and_slope, target};
+use engram_nnue::net::Activation;
+use engram_nnue::Simd;
 
 /// Gradients of the loss with respect to each parameter of a [`FloatNet`], in its layout.
 #[derive(Clone, Debug, PartialEq)]
@@ -95,7 +95,7 @@ pub fn accumulate_on(
     grads: &mut Gradients,
 ) -> f64 {
     #[cfg(target_arch = "x86_64")]
-    if simd == Simd::Avx2 && crate::accumulator::has_avx2() {
+    if simd == Simd::Avx2 && engram_nnue::accumulator::has_avx2() {
         // SAFETY: `accumulate_avx2` only needs AVX2, which this CPU has (checked just above).
         return unsafe { accumulate_avx2(net, positions, wdl, scale, grads) };
     }

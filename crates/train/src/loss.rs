@@ -13,9 +13,9 @@
 //! (it weights the evaluation): a λ copied from an nnue-pytorch recipe must be turned into
 //! `1 − λ` here.
 
-use super::float_net::sigmoid;
 use crate::data::Packed;
-use crate::net::SCALE;
+use crate::float_net::sigmoid;
+use engram_nnue::net::SCALE;
 
 /// The default λ (weight of the game result): 0.25.
 pub const DEFAULT_WDL: f32 = 0.25;

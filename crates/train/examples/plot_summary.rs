@@ -1,12 +1,12 @@
 //! The loss plot of a finished run, drawn from its `--summary` JSON (for a run started
-//! without `--plot`): `cargo run --release -p engram-nnue --example plot_summary --
+//! without `--plot`): `cargo run --release -p engram-train --example plot_summary --
 //! SUMMARY.json OUT.svg`. The plot is the one `engram train --plot` draws.
 //!
 //! The summary is the trainer's own JSON (`TrainReport::to_json`), so this reads only what it
 //! writes: the `"net"` object's shape and the `"epochs"` array of flat objects of numbers.
 
-use engram_nnue::train::plot::loss_svg;
-use engram_nnue::train::report::EpochReport;
+use engram_train::plot::loss_svg;
+use engram_train::report::EpochReport;
 
 /// The text after the first `"key":` in `object`, leading blanks trimmed.
 fn after_key<'a>(object: &'a str, key: &str) -> Option<&'a str> {

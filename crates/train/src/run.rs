@@ -1,39 +1,15 @@
-//! The trainer: fits a [`FloatNet`] to training positions on the CPU and quantises it to the
-//! engine's [`Network`](crate::Network).
-//!
-//! - [`float_net`]: the network in `f32` (with its output buckets), its forward pass and
-//!   quantisation.
-//! - [`loss`]: `(sigmoid(out) − t)²` with `t = λ · result + (1 − λ) · sigmoid(score / 400)`;
-//!   **λ (`wdl`) weights the game result** (bullet's convention; nnue-pytorch's is the opposite).
-//! - [`grad`]: gradients over a batch, split across threads, reduced in a fixed order.
-//! - [`adamw`]: AdamW with weights clipped to ±1.98; [`schedule`]: a step drop of the rate.
-//! - [`loader`]: positions from directories of games chunks; [`synthetic`]: random positions
-//!   scored by material, for tests and speed measurements.
-//! - [`report`], [`plot`]: per-epoch reports, the JSON summary and the SVG loss plot.
-//!
-//! A run is deterministic: the same data, settings, seed and thread count give the same
-//! network, byte for byte.
-
-pub mod adamw;
-pub mod float_net;
-pub mod grad;
-pub mod loader;
-pub mod loss;
-pub mod plot;
-pub mod report;
-pub mod schedule;
-pub mod synthetic;
-
-pub use adamw::{AdamW, AdamWConfig};
-pub use float_net::FloatNet;
-pub use loader::{load_dir, LoadReport, Loaded};
-pub use report::{EpochReport, TrainReport};
+//! A training run: its settings ([`TrainParams`], [`TrainConfig`]), the validation splits,
+//! [`fit`] and [`fit_split`] on positions in memory, and [`train`], a whole run from chunk
+//! files to the network file, plot and summary.
 
 use crate::data::Packed;
-use crate::net::{Activation, MAX_BUCKETS, MAX_HIDDEN};
+use crate::grad::{self, Gradients};
+use crate::loader::{load_dir, LoadReport};
+use crate::report::{self, EpochReport, TrainReport};
 use crate::rng::Rng;
-use grad::Gradients;
-use schedule::StepDrop;
+use crate::schedule::StepDrop;
+use crate::{loss, plot, AdamW, AdamWConfig, FloatNet};
+use engram_nnue::net::{Activation, MAX_BUCKETS, MAX_HIDDEN};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -61,7 +37,7 @@ pub struct TrainParams {
     /// The hidden activation.
     pub activation: Activation,
     /// Output buckets N, 1 to [`MAX_BUCKETS`]: output layers chosen by the number of pieces
-    /// ([`crate::net::output_bucket`]). One bucket trains exactly the network the trainer
+    /// ([`engram_nnue::net::output_bucket`]). One bucket trains exactly the network the trainer
     /// trained before buckets, bit for bit.
     pub buckets: usize,
     /// Passes over the training positions.
@@ -90,12 +66,12 @@ pub struct TrainParams {
     /// ([`Packed::mirrored`]), doubling the positions of an epoch (the validation positions
     /// stay as they are).
     pub mirror: bool,
-    /// Train a king-mirrored network ([`crate::features::Layout::KingMirror`]): from a
+    /// Train a king-mirrored network ([`engram_nnue::features::Layout::KingMirror`]): from a
     /// perspective whose king is on files e–h, squares are mirrored left to right. A position
     /// and its mirror image then light the same features, so `mirror` would only repeat
     /// positions and is refused with it.
     pub king_mirror: bool,
-    /// Train a network with king buckets ([`crate::features::Layout::KingBuckets4`]):
+    /// Train a network with king buckets ([`engram_nnue::features::Layout::KingBuckets4`]):
     /// king-mirrored, with four sets of inputs by the region of the perspective's king and a
     /// shared set that every bucket adds (the factoriser, folded in when quantised). Refused
     /// with `mirror` for the same reason as `king_mirror`.
@@ -385,9 +361,9 @@ pub fn fit_split(
         stream(params.seed, 2).next_u64(),
     );
     if params.king_buckets {
-        net = net.with_layout(crate::features::Layout::KingBuckets4);
+        net = net.with_layout(engram_nnue::features::Layout::KingBuckets4);
     } else if params.king_mirror {
-        net = net.with_layout(crate::features::Layout::KingMirror);
+        net = net.with_layout(engram_nnue::features::Layout::KingMirror);
     }
     let mut opt = AdamW::like(&net, params.adamw);
     let mut buffers = vec![Gradients::like(&net); params.threads];

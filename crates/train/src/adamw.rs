@@ -15,8 +15,8 @@
 //! With output buckets, every bucket's weights and bias are stepped and clipped alike (a
 //! bucket no position of the batch used still decays).
 
-use super::float_net::FloatNet;
-use super::grad::Gradients;
+use crate::float_net::FloatNet;
+use crate::grad::Gradients;
 
 /// Every weight and bias is kept within `±CLIP`.
 pub const CLIP: f32 = 1.98;
@@ -138,7 +138,7 @@ impl AdamW {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::Activation;
+    use engram_nnue::net::Activation;
 
     #[test]
     fn steps_against_the_gradient_and_clips() {

@@ -2,9 +2,9 @@
 //! integer [`Network`] the engine runs.
 
 use crate::data::Packed;
-use crate::features::{Layout, INPUTS};
-use crate::net::{output_bucket, Activation, Network, QA, QB, SCALE};
 use crate::rng::Rng;
+use engram_nnue::features::{Layout, INPUTS};
+use engram_nnue::net::{output_bucket, Activation, Network, QA, QB, SCALE};
 
 /// Largest number of active features per perspective (32 pieces).
 pub const MAX_ACTIVE: usize = 32;
@@ -35,7 +35,7 @@ pub struct FloatNet {
     pub ft_weights: Vec<f32>,
     /// Feature-transformer bias, `H`.
     pub ft_bias: Vec<f32>,
-    /// Output buckets N (1 to [`crate::net::MAX_BUCKETS`]).
+    /// Output buckets N (1 to [`engram_nnue::net::MAX_BUCKETS`]).
     pub buckets: usize,
     /// Output weights, `N · 2H`: bucket by bucket, each the side to move's half first.
     pub out_weights: Vec<f32>,
