@@ -17,12 +17,12 @@
 //! # Ok::<(), anyhow::Error>(())
 //! ```
 
-use crate::report::write_atomic;
 use anyhow::Context as _;
 use plotters::coord::ranged1d::{AsRangedCoord, IntoSegmentedCoord, SegmentValue, ValueFormatter};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use std::io::Write as _;
 use std::path::Path;
 
 /// Width of every plot in pixels.
@@ -372,7 +372,8 @@ fn svg_string(
 }
 
 fn write_svg(path: &Path, svg: &str) -> anyhow::Result<()> {
-    write_atomic(path, svg.as_bytes()).with_context(|| format!("cannot write {}", path.display()))
+    engram_tt::write_atomic(path, |f| f.write_all(svg.as_bytes()))
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Grey notes in the lower left corner of the canvas, one per line.

@@ -17,10 +17,9 @@
 
 use std::fmt::Write as _;
 use std::fs;
-use std::io::{self, Write as _};
+use std::io::Write as _;
 use std::path::Path;
 use std::process::Command;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Horizontal alignment of a table column.
@@ -319,9 +318,10 @@ impl Report {
         out
     }
 
-    /// Writes the report to `path` atomically (see [`write_atomic`]).
-    pub fn write(&self, path: &Path) -> io::Result<()> {
-        write_atomic(path, self.to_markdown().as_bytes())
+    /// Writes the report to `path` atomically ([`engram_tt::write_atomic`]: a temporary file
+    /// flushed to disk and renamed over `path`, the folder flushed after).
+    pub fn write(&self, path: &Path) -> Result<(), engram_tt::FileError> {
+        engram_tt::write_atomic(path, |f| f.write_all(self.to_markdown().as_bytes()))
     }
 }
 
@@ -338,42 +338,6 @@ pub fn anchor(title: &str) -> String {
         })
         .flat_map(char::to_lowercase)
         .collect()
-}
-
-/// Writes `bytes` to `path` so that readers see either the old file or the whole new one:
-/// the data goes to a temporary file in the same folder, is flushed to disk, then renamed
-/// over `path`. The temporary file is removed if anything fails.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let name = path
-        .file_name()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "path has no file name"))?;
-    let tmp = dir.join(format!(
-        ".{}.tmp-{}-{}",
-        name.to_string_lossy(),
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let result = (|| {
-        let mut file = fs::File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        drop(file);
-        fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result?;
-    // Make the rename itself durable where the platform allows syncing a folder.
-    if let Ok(d) = fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
 }
 
 /// `n` with commas between groups of three digits: `1234567` → `1,234,567`.
@@ -612,19 +576,30 @@ mod tests {
     }
 
     #[test]
-    fn atomic_write_replaces_and_leaves_no_temp_file() {
+    fn a_report_is_written_atomically() {
         let dir = std::env::temp_dir().join(format!("engram-lab-atomic-{}", std::process::id()));
         fs::create_dir_all(&dir).unwrap();
         let path = dir.join("r.md");
-        write_atomic(&path, b"one").unwrap();
-        write_atomic(&path, b"two").unwrap();
-        assert_eq!(fs::read_to_string(&path).unwrap(), "two");
+        let header = Header {
+            date: "2026-01-02 03:04 UTC".into(),
+            cpu: "Test CPU".into(),
+            cores: 2,
+            commit: "0123456789ab".into(),
+            bench: 1234567,
+            bench_note: None,
+            command: "engram-lab all".into(),
+        };
+        let one = Report::new("one", header.clone());
+        let two = Report::new("two", header);
+        one.write(&path).unwrap();
+        two.write(&path).unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), two.to_markdown());
         let names: Vec<_> = fs::read_dir(&dir)
             .unwrap()
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, vec![std::ffi::OsString::from("r.md")]);
-        assert!(write_atomic(&dir.join("missing/r.md"), b"x").is_err());
+        assert!(two.write(&dir.join("missing/r.md")).is_err());
         fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -7,6 +7,7 @@
 
 use engram_train::plot::loss_svg;
 use engram_train::report::EpochReport;
+use std::io::Write as _;
 
 /// The text after the first `"key":` in `object`, leading blanks trimmed.
 fn after_key<'a>(object: &'a str, key: &str) -> Option<&'a str> {
@@ -78,7 +79,8 @@ fn main() {
             n => format!("(768 -> {hidden}) x 2 -> 1, {n} output buckets, {activation}"),
         };
         let svg = loss_svg(&format!("{shape}: loss per epoch"), &epochs)?;
-        std::fs::write(out, svg).map_err(|e| format!("{out}: {e}"))
+        engram_tt::write_atomic(std::path::Path::new(out), |f| f.write_all(svg.as_bytes()))
+            .map_err(|e| e.to_string())
     };
     if let Err(e) = run() {
         eprintln!("{e}");
