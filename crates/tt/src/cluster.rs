@@ -20,6 +20,7 @@
 
 use crate::entry::Data;
 use crate::policy::Decision;
+use crate::stats::Counters;
 use std::hint::select_unpredictable;
 use std::sync::atomic::{fence, AtomicU64, Ordering};
 
@@ -126,6 +127,18 @@ impl Snapshot {
         ))
     }
 
+    /// The data word in slot `i`, if the snapshot is one consistent cluster state (else a
+    /// torn read, counted).
+    #[inline]
+    pub fn validated(&self, i: usize, counters: &Counters) -> Option<Data> {
+        if self.is_consistent() {
+            Some(self.data[i])
+        } else {
+            counters.torn();
+            None
+        }
+    }
+
     /// Puts `data` with signature `sig` into slot `i` (local copy only).
     #[inline]
     pub fn set(&mut self, i: usize, sig: u16, data: Data) {
@@ -159,6 +172,27 @@ impl Cluster {
             data,
             stable: tags == again,
         }
+    }
+
+    /// Reads the cluster to modify it: the state as read and the state to build on. That is
+    /// the same consistent state, or, if the cluster is inconsistent twice in a row while no
+    /// store is writing it, an empty state (the store then rewrites the cluster whole: a
+    /// repair, counted). `None` if another store is writing it.
+    #[inline]
+    pub fn read_for_store(&self, counters: &Counters) -> Option<(Snapshot, Snapshot)> {
+        let read = self.load();
+        if read.is_consistent() {
+            return Some((read, read));
+        }
+        let again = self.load();
+        if again.is_consistent() {
+            return Some((again, again));
+        }
+        if again.is_busy() || !again.stable {
+            return None;
+        }
+        counters.repair();
+        Some((again, Snapshot::EMPTY))
     }
 
     /// Claims the cluster for writing if its tag word is still `seen` (which must not be

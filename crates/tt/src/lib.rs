@@ -100,6 +100,10 @@
 //! # Policies
 //!
 //! See [`Policy`]; the default is Stockfish-like buckets (`depth − 8 · relative age`).
+//! [`Policy::all`] lists every policy once, [`Policy::NAMES`] their names (what the engine's
+//! `Replacement` option offers) and [`Policy::from_name`] parses one. Each policy is one file
+//! under `src/policy/`: its name, where its slots are, how it probes them and which one a
+//! store overwrites.
 //!
 //! # Features
 //!

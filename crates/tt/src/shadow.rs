@@ -12,11 +12,45 @@
 //!
 //! Single-threaded only: the shadow word is written after the cluster, without the cluster's
 //! protocol. It costs 8 bytes per entry and a slower probe, and is never used by the engine.
+//!
+//! The table holds the shadow in one field and sends probes and stores here on a path of
+//! their own (`Path::Shadow`), so the other paths never look at it; this file adds the
+//! laboratory's methods to [`Table`].
 
+use crate::alloc::TableError;
 use crate::cluster::{Cluster, Snapshot, SLOTS};
 use crate::entry::Data;
 use crate::policy::{self, Outcome, Policy, Slot};
+use crate::table::Table;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+impl Table {
+    /// Laboratory: a table of `clusters` clusters with [shadow keys](crate::ShadowStats):
+    /// the full key of every entry is kept beside it, probes and stores match only the low
+    /// `bits` bits of the key (0–64), and every false hit is counted
+    /// ([`Table::shadow_stats`]). Single-threaded use only; slower than a plain table. Under
+    /// [`Policy::MicroMax`] and [`Policy::LineBuckets`] only the key's own cluster is
+    /// scanned. A resize drops the shadow keys.
+    pub fn with_shadow(clusters: usize, policy: Policy, bits: u32) -> Result<Table, TableError> {
+        let mut t = Table::with_clusters(clusters, policy)?;
+        t.set_shadow(Shadow::new(clusters, bits));
+        Ok(t)
+    }
+
+    /// What the shadow keys counted since the table was made or
+    /// [`Table::reset_shadow_stats`] (clearing the table keeps the counts); `None` without
+    /// shadow keys.
+    pub fn shadow_stats(&self) -> Option<ShadowStats> {
+        self.shadow().map(Shadow::stats)
+    }
+
+    /// Sets the shadow keys' counters to zero.
+    pub fn reset_shadow_stats(&self) {
+        if let Some(s) = self.shadow() {
+            s.reset();
+        }
+    }
+}
 
 /// What the shadow saw, from [`Table::shadow_stats`](crate::Table::shadow_stats).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -217,5 +251,79 @@ impl Shadow {
             absent_by_occupied: std::array::from_fn(|k| self.absent[k].load(Relaxed)),
             false_updates: self.false_updates.load(Relaxed),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::entry::{Bound, Record};
+    use crate::{Outcome, Policy, Table};
+
+    fn rec(depth: i32, mv: u16) -> Record {
+        Record {
+            mv,
+            score: 10,
+            eval: -3,
+            depth,
+            bound: Bound::Lower,
+            pv: false,
+            nodes: 0,
+        }
+    }
+
+    #[test]
+    fn shadow_keys_count_a_provoked_false_hit_exactly() {
+        // Two keys with the same low 16 bits and the same cluster (same top bits): a 16-bit
+        // signature cannot tell them apart.
+        let a = 0x1234_5678_9ABC_0042_u64;
+        let b = 0x1234_5678_0000_0042_u64;
+        let t16 = Table::with_shadow(64, Policy::default(), 16).unwrap();
+        assert_eq!(t16.cluster_index(a), t16.cluster_index(b));
+        t16.store(a, rec(5, 1));
+        let hit = t16.probe(b).expect("b matches a on 16 bits");
+        assert_eq!(hit.mv, 1, "a's entry answers the probe for b");
+        let s = t16.shadow_stats().unwrap();
+        assert_eq!((s.bits, s.probes, s.hits, s.false_hits), (16, 1, 1, 1));
+        assert_eq!(s.false_hits_absent, 1);
+        assert_eq!(s.absent_by_occupied, [0, 1, 0, 0]);
+        // The same probe of a itself is a true hit.
+        assert!(t16.probe(a).is_some());
+        assert_eq!(t16.shadow_stats().unwrap().false_hits, 1);
+        // A store of b is an update of a's entry: one false update.
+        assert_eq!(t16.store(b, rec(9, 2)), Outcome::Updated);
+        assert_eq!(t16.shadow_stats().unwrap().false_updates, 1);
+
+        // With 32 (or 64) bits verified, b is a miss and gets its own slot.
+        for bits in [32, 64] {
+            let t = Table::with_shadow(64, Policy::default(), bits).unwrap();
+            t.store(a, rec(5, 1));
+            assert!(t.probe(b).is_none());
+            assert_eq!(t.store(b, rec(9, 2)), Outcome::Empty);
+            assert_eq!((t.probe(a).unwrap().mv, t.probe(b).unwrap().mv), (1, 2));
+            let s = t.shadow_stats().unwrap();
+            assert_eq!((s.probes, s.hits, s.false_hits), (3, 2, 0));
+        }
+        // With 0 bits, any occupied slot answers any probe of its cluster.
+        let t0 = Table::with_shadow(1, Policy::default(), 0).unwrap();
+        t0.store(a, rec(5, 1));
+        assert_eq!(t0.probe(!a).map(|e| e.mv), Some(1));
+        assert_eq!(t0.shadow_stats().unwrap().false_hits, 1);
+        assert!((t0.shadow_stats().unwrap().expected_false_hits() - 1.0).abs() < 1e-12);
+        // A store of another key that matches on 0 bits takes the matching slot: the key is
+        // then present, and its probe a true hit.
+        t0.store(!a, rec(4, 2));
+        assert_eq!(t0.probe(!a).map(|e| e.mv), Some(2));
+        let s = t0.shadow_stats().unwrap();
+        assert_eq!((s.false_hits, s.false_hits_absent), (1, 1));
+        t0.clear(1);
+        assert!(t0.probe(a).is_none());
+        assert_eq!(
+            t0.shadow_stats().unwrap().probes,
+            3,
+            "clear keeps the counts"
+        );
+        t0.reset_shadow_stats();
+        assert_eq!(t0.shadow_stats().unwrap().probes, 0);
+        assert!(Table::new(1).unwrap().shadow_stats().is_none());
     }
 }

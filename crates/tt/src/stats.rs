@@ -1,7 +1,24 @@
 //! Optional counters (cargo feature `stats`). Without the feature every counting call is an
 //! empty inline function on a zero-sized type, so it costs nothing.
+//!
+//! The table holds the counters in one field and counts probes, hits and stores; the paths
+//! count torn reads and repairs where they see them. This file adds the reading methods to
+//! [`Table`](crate::Table).
 
 use crate::policy::Outcome;
+
+#[cfg(feature = "stats")]
+impl crate::Table {
+    /// The counters so far (feature `stats`).
+    pub fn stats(&self) -> Stats {
+        self.counters().snapshot()
+    }
+
+    /// Sets all counters to zero (feature `stats`).
+    pub fn reset_stats(&self) {
+        self.counters().reset();
+    }
+}
 
 /// A snapshot of the table's counters, from [`Table::stats`](crate::Table::stats).
 #[cfg(feature = "stats")]

@@ -180,7 +180,7 @@ impl Table {
         if incoming.peek().is_none() {
             return;
         }
-        let Some((read, base)) = self.read_for_store(cluster) else {
+        let Some((read, base)) = cluster.read_for_store(self.counters()) else {
             report.dropped += incoming.count() as u64;
             return;
         };

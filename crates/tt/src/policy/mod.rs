@@ -1,16 +1,46 @@
-//! Replacement policies: which slot a store writes, one function per policy.
+//! Replacement policies: where a key's candidate slots are, how a probe finds the key among
+//! them, and which slot a store overwrites. One file per policy:
 //!
-//! Every function here is pure: it looks at copies of the candidate slots and returns a
-//! [`Decision`]. The table does the reading and writing. Rules shared by all policies:
+//! | file | [`Policy`] | [`Layout`]: the slots of a key |
+//! |---|---|---|
+//! | `always_replace.rs` | `AlwaysReplace` | its cluster |
+//! | `depth_preferred.rs` | `DepthPreferred` | its cluster |
+//! | `two_tier.rs` | `TwoTier` | its cluster |
+//! | `buckets.rs` | `Buckets { age_weight }` | its cluster |
+//! | `two_big1.rs` | `TwoBig1` | its cluster, sizes in place of evaluations (own store path) |
+//! | `line_buckets.rs` | `LineBuckets { age_weight }` | its cache line's two clusters (own probe and store path) |
+//! | `micro_max.rs` | `MicroMax` | 8 entries from its home entry (own probe and store path) |
 //!
-//! * the same key (signature) found in a slot is updated in place, never duplicated;
-//! * a same-key update keeps the stored move when the new record has none;
-//! * except under [`Policy::AlwaysReplace`] and [`Policy::MicroMax`], a same-key update
-//!   follows Stockfish's rule ([`same_key`]) so that a shallow bound does not wipe deeper data.
+//! Each file holds the policy's name, its layout, its victim rule (`decide`: a pure function
+//! of copies of the candidate slots, returning a [`Decision`]) and, when its layout is its
+//! own, its probe and store path. `decision.rs` holds what they share (the same-key rules,
+//! [`Outcome`]). This file holds the [`Policy`] enum, the one list of policies
+//! ([`Policy::all`], [`Policy::NAMES`], [`Policy::from_name`]) that the engine's
+//! `Replacement` option and the TT lab use, the dispatch from a policy to its file, and the
+//! one-cluster probe and store path of [`Layout::Cluster`]. The table (`table.rs`) picks the
+//! path from the layout; it knows no policy's rules.
 
-use crate::entry::{Bound, Data};
+mod always_replace;
+mod buckets;
+mod decision;
+mod depth_preferred;
+pub(crate) mod line_buckets;
+pub(crate) mod micro_max;
+#[cfg(test)]
+mod tests;
+pub(crate) mod two_big1;
+mod two_tier;
 
-/// Which entry a store overwrites. Selectable at run time ([`Table::set_policy`]).
+pub use decision::Outcome;
+pub(crate) use decision::{Decision, Slot};
+
+use crate::cluster::{Cluster, SLOTS};
+use crate::entry::{Data, Record};
+use crate::stats::Counters;
+use std::fmt;
+
+/// Which entry a store overwrites. Selectable at run time ([`Table::set_policy`]); by name
+/// through [`Policy::from_name`], every one listed by [`Policy::all`].
 ///
 /// [`Table::set_policy`]: crate::Table::set_policy
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -74,142 +104,133 @@ impl Default for Policy {
     }
 }
 
-/// What a store did, as returned by [`Table::store`](crate::Table::store).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// The key went into an empty slot.
-    Empty,
-    /// The key was already there and its entry was overwritten.
-    Updated,
-    /// The key was already there and its (more valuable) entry was kept; at most its move
-    /// was refreshed.
-    Kept,
-    /// Another key's entry from an older search was overwritten.
-    Aged,
-    /// Another key's entry from the current search was overwritten.
-    Replaced,
-    /// Nothing was written (the policy refused the store).
-    Dropped,
-    /// Nothing was written: another thread was writing the same cluster at that moment.
-    Busy,
+impl Policy {
+    /// Every policy once, in the order the engine's `Replacement` option offers them, the
+    /// default first; the policies that take an age weight get `age_weight`.
+    ///
+    /// This is the one list of policies: [`Policy::NAMES`] and [`Policy::from_name`] come
+    /// from it, the engine's `Replacement` option offers its names and the TT lab writes them.
+    pub const fn all(age_weight: u8) -> [Policy; 7] {
+        [
+            Policy::Buckets { age_weight },
+            Policy::TwoTier,
+            Policy::DepthPreferred,
+            Policy::AlwaysReplace,
+            Policy::TwoBig1,
+            Policy::LineBuckets { age_weight },
+            Policy::MicroMax,
+        ]
+    }
+
+    /// The names of [`Policy::all`], in its order (the default's first): `Buckets`,
+    /// `TwoTier`, `DepthPreferred`, `AlwaysReplace`, `TwoBig1`, `LineBuckets`, `MicroMax`.
+    pub const NAMES: [&'static str; 7] = {
+        let all = Policy::all(0);
+        let mut names = [""; 7];
+        let mut i = 0;
+        while i < all.len() {
+            names[i] = all[i].name();
+            i += 1;
+        }
+        names
+    };
+
+    /// The policy's name, one of [`Policy::NAMES`] (without its age weight: use `Display`
+    /// for `Buckets k=8`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Policy::AlwaysReplace => always_replace::NAME,
+            Policy::DepthPreferred => depth_preferred::NAME,
+            Policy::TwoTier => two_tier::NAME,
+            Policy::Buckets { .. } => buckets::NAME,
+            Policy::MicroMax => micro_max::NAME,
+            Policy::TwoBig1 => two_big1::NAME,
+            Policy::LineBuckets { .. } => line_buckets::NAME,
+        }
+    }
+
+    /// The policy named `name` (one of [`Policy::NAMES`], in any case), with `age_weight`
+    /// if it takes one; `None` for any other name.
+    pub fn from_name(name: &str, age_weight: u8) -> Option<Policy> {
+        Policy::all(age_weight)
+            .into_iter()
+            .find(|p| p.name().eq_ignore_ascii_case(name))
+    }
+
+    /// Where the policy keeps a key's candidate slots: which probe and store path it takes.
+    pub(crate) const fn layout(self) -> Layout {
+        match self {
+            Policy::AlwaysReplace => always_replace::LAYOUT,
+            Policy::DepthPreferred => depth_preferred::LAYOUT,
+            Policy::TwoTier => two_tier::LAYOUT,
+            Policy::Buckets { .. } => buckets::LAYOUT,
+            Policy::MicroMax => micro_max::LAYOUT,
+            Policy::TwoBig1 => two_big1::LAYOUT,
+            Policy::LineBuckets { .. } => line_buckets::LAYOUT,
+        }
+    }
+
+    /// The age weight of the policies that take one (`Buckets`, `LineBuckets`); 0 for the
+    /// others.
+    #[inline]
+    pub(crate) const fn age_weight(self) -> u8 {
+        match self {
+            Policy::Buckets { age_weight } | Policy::LineBuckets { age_weight } => age_weight,
+            _ => 0,
+        }
+    }
+
+    /// Whether entries keep the static evaluation (all policies but TwoBig1, which keeps the
+    /// subtree size in its place).
+    #[inline(always)]
+    pub(crate) fn keeps_eval(self) -> bool {
+        self != Policy::TwoBig1
+    }
+
+    /// `record`, written in generation `gen`, packed as this policy keeps it.
+    #[inline]
+    pub(crate) fn pack(self, record: &Record, gen: u8) -> Data {
+        if self.keeps_eval() {
+            Data::pack(record, gen)
+        } else {
+            Data::pack_sized(record, gen)
+        }
+    }
 }
 
-impl Outcome {
-    /// All outcomes, in declaration order (index = `outcome as usize`).
-    pub const ALL: [Outcome; 7] = [
-        Outcome::Empty,
-        Outcome::Updated,
-        Outcome::Kept,
-        Outcome::Aged,
-        Outcome::Replaced,
-        Outcome::Dropped,
-        Outcome::Busy,
-    ];
+impl fmt::Display for Policy {
+    /// The name, with the age weight for the policies that take one: `Buckets k=8`,
+    /// `TwoTier`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Policy::Buckets { age_weight } | Policy::LineBuckets { age_weight } => {
+                write!(f, "{} k={age_weight}", self.name())
+            }
+            _ => f.write_str(self.name()),
+        }
+    }
 }
 
-/// A copy of one candidate slot.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub(crate) struct Slot {
-    pub sig: u16,
-    pub data: Data,
-}
-
-/// Where to write what. `target` is an index into the slice of candidate slots. With
-/// `demote: Some(j)`, the entry that was in `target` moves to slot `j` (over whatever was
-/// there) before `data` is written to `target`.
+/// Where a policy keeps a key's candidate slots, and so which probe and store path a table
+/// takes for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Decision {
-    pub target: Option<usize>,
-    pub data: Data,
-    pub outcome: Outcome,
-    pub demote: Option<usize>,
-}
-
-impl Decision {
-    fn write(target: usize, data: Data, outcome: Outcome) -> Decision {
-        Decision {
-            target: Some(target),
-            data,
-            outcome,
-            demote: None,
-        }
-    }
-    fn drop() -> Decision {
-        Decision {
-            target: None,
-            data: Data::EMPTY,
-            outcome: Outcome::Dropped,
-            demote: None,
-        }
-    }
-    fn keep(old: Data) -> Decision {
-        Decision {
-            target: None,
-            data: old,
-            outcome: Outcome::Kept,
-            demote: None,
-        }
-    }
-    /// Write into `target`, which held `lost` (maybe nothing): the outcome says what was lost.
-    fn evict_or_fill(target: usize, lost: Data, data: Data, gen: u8) -> Decision {
-        if lost.is_empty() {
-            Decision::write(target, data, Outcome::Empty)
-        } else {
-            Decision::evict(target, lost, data, gen)
-        }
-    }
-    /// Overwrite another key's entry: the outcome says whether it was aged.
-    fn evict(target: usize, victim: Data, data: Data, gen: u8) -> Decision {
-        let outcome = if victim.age(gen) > 0 {
-            Outcome::Aged
-        } else {
-            Outcome::Replaced
-        };
-        Decision::write(target, data, outcome)
-    }
-}
-
-/// The new record with the old move carried over when it brings none.
-fn keep_move(old: Data, new: Data) -> Data {
-    if new.mv() == 0 {
-        new.with_move(old.mv())
-    } else {
-        new
-    }
-}
-
-/// Stockfish's same-key rule: overwrite when the new bound is exact, the new depth plus
-/// 2 for a PV node beats the old depth minus 4, or the old entry is from an older search.
-/// Otherwise keep the old entry, but record the new move if there is one.
-pub(crate) fn same_key(at: usize, old: Data, new: Data, gen: u8) -> Decision {
-    let new_depth = i32::from(new.depth8()) + 2 * i32::from(new.pv());
-    if new.bound() == Bound::Exact || new_depth > i32::from(old.depth8()) - 4 || old.age(gen) > 0 {
-        Decision::write(at, keep_move(old, new), Outcome::Updated)
-    } else if new.mv() != 0 && new.mv() != old.mv() {
-        Decision::write(at, old.with_move(new.mv()), Outcome::Kept)
-    } else {
-        Decision::keep(old)
-    }
-}
-
-fn find(slots: &[Slot], sig: u16) -> Option<usize> {
-    slots
-        .iter()
-        .position(|s| s.sig == sig && !s.data.is_empty())
-}
-
-fn first_empty(slots: &[Slot]) -> Option<usize> {
-    slots.iter().position(|s| s.data.is_empty())
-}
-
-/// A pseudo-random choice among `n` slots from key bits 16–31, which neither the
-/// signature (bits 0–15) nor, in practice, the index (top bits) use.
-pub(crate) fn key_choice(key: u64, n: usize) -> usize {
-    ((key >> 16 & 0xFFFF) as usize * n) >> 16
+pub(crate) enum Layout {
+    /// The three slots of the key's cluster: [`probe_in_cluster`], [`store_in_cluster`].
+    Cluster,
+    /// The same slots, the subtree size packed in place of the evaluation and an entry
+    /// moved down on replacement: [`probe_in_cluster`], [`two_big1::store`].
+    Sized,
+    /// Eight consecutive entries from the key's home entry: [`micro_max::probe`],
+    /// [`micro_max::store`].
+    Run,
+    /// The six slots of the two clusters in the key's cache line: [`line_buckets::probe`],
+    /// [`line_buckets::store`].
+    Line,
 }
 
 /// Chooses what to write for a store of `new` (signature `sig`, key `key`) among the
-/// candidate `slots` (3 for the cluster policies, up to 8 for micro-Max), in generation `gen`.
+/// candidate `slots` (3 for the cluster policies, 6 for line buckets, up to 8 for
+/// micro-Max), in generation `gen`: the policy's own rule, from its file.
 pub(crate) fn decide(
     policy: Policy,
     slots: &[Slot],
@@ -219,421 +240,58 @@ pub(crate) fn decide(
     gen: u8,
 ) -> Decision {
     match policy {
-        Policy::AlwaysReplace => always_replace(slots, key, sig, new, gen),
-        Policy::DepthPreferred => depth_preferred(slots, sig, new, gen),
-        Policy::TwoTier => two_tier(slots, key, sig, new, gen),
+        Policy::AlwaysReplace => always_replace::decide(slots, key, sig, new, gen),
+        Policy::DepthPreferred => depth_preferred::decide(slots, sig, new, gen),
+        Policy::TwoTier => two_tier::decide(slots, key, sig, new, gen),
+        // Line buckets is the buckets rule over the six slots of a line.
         Policy::Buckets { age_weight } | Policy::LineBuckets { age_weight } => {
-            buckets(slots, sig, new, gen, age_weight)
+            buckets::decide(slots, sig, new, gen, age_weight)
         }
-        Policy::MicroMax => micro_max(slots, sig, new, gen),
-        Policy::TwoBig1 => two_big1(slots, key, sig, new, gen),
+        Policy::MicroMax => micro_max::decide(slots, sig, new, gen),
+        Policy::TwoBig1 => two_big1::decide(slots, key, sig, new, gen),
     }
 }
 
-/// Same key: overwrite (keeping the move). Else an empty slot, else the key's own slot.
-fn always_replace(slots: &[Slot], key: u64, sig: u16, new: Data, gen: u8) -> Decision {
-    if let Some(i) = find(slots, sig) {
-        return Decision::write(i, keep_move(slots[i].data, new), Outcome::Updated);
-    }
-    if let Some(i) = first_empty(slots) {
-        return Decision::write(i, new, Outcome::Empty);
-    }
-    let i = key_choice(key, slots.len());
-    Decision::evict(i, slots[i].data, new, gen)
-}
-
-/// Same key: Stockfish's rule. Else an empty slot. Else the shallowest slot among those of
-/// older searches (or among all, if none is aged), written only if aged or not deeper.
-fn depth_preferred(slots: &[Slot], sig: u16, new: Data, gen: u8) -> Decision {
-    if let Some(i) = find(slots, sig) {
-        return same_key(i, slots[i].data, new, gen);
-    }
-    if let Some(i) = first_empty(slots) {
-        return Decision::write(i, new, Outcome::Empty);
-    }
-    let (i, victim) = slots
-        .iter()
-        .enumerate()
-        .min_by_key(|(_, s)| (s.data.age(gen) == 0, s.data.depth8()))
-        .map(|(i, s)| (i, s.data))
-        .expect("at least one slot");
-    if victim.age(gen) > 0 || new.depth8() >= victim.depth8() {
-        Decision::evict(i, victim, new, gen)
-    } else {
-        Decision::drop()
+/// The one-cluster probe: the data word of the first occupied slot of `cluster` with
+/// signature `sig`, if the cluster was read as one consistent state (a match in a torn read
+/// is counted and is a miss).
+#[inline(always)]
+pub(crate) fn probe_in_cluster(cluster: &Cluster, sig: u16, counters: &Counters) -> Option<Data> {
+    let snap = cluster.load();
+    match snap.lookup(sig) {
+        Some(d) if snap.is_consistent() => Some(d),
+        Some(_) => {
+            counters.torn();
+            None
+        }
+        None => None,
     }
 }
 
-/// Same key: Stockfish's rule. Else slot 0 (depth-preferred) if it is empty, aged or not
-/// deeper; else in the always-replace tier (slots 1, 2) an empty slot, else one from an
-/// older search, else the one the key chooses.
-fn two_tier(slots: &[Slot], key: u64, sig: u16, new: Data, gen: u8) -> Decision {
-    if let Some(i) = find(slots, sig) {
-        return same_key(i, slots[i].data, new, gen);
-    }
-    let deep = slots[0].data;
-    if deep.is_empty() {
-        return Decision::write(0, new, Outcome::Empty);
-    }
-    if deep.age(gen) > 0 || new.depth8() >= deep.depth8() {
-        return Decision::evict(0, deep, new, gen);
-    }
-    let i = always_tier(slots, key, gen);
-    Decision::evict_or_fill(i, slots[i].data, new, gen)
-}
-
-/// The slot of the always-replace level (slots 1..) a store takes: an empty one, else one
-/// from an older search, else the one the key chooses.
-fn always_tier(slots: &[Slot], key: u64, gen: u8) -> usize {
-    let tier = &slots[1..];
-    1 + first_empty(tier)
-        .or_else(|| tier.iter().position(|s| s.data.age(gen) > 0))
-        .unwrap_or_else(|| key_choice(key, tier.len()))
-}
-
-/// Same key: Stockfish's rule. Else slot 0 if it is empty or from an older search; else,
-/// if the new subtree is at least as large as slot 0's, the new entry takes slot 0 and the
-/// old one moves to the always-replace level; else the new entry goes there.
-fn two_big1(slots: &[Slot], key: u64, sig: u16, new: Data, gen: u8) -> Decision {
-    if let Some(i) = find(slots, sig) {
-        return same_key(i, slots[i].data, new, gen);
-    }
-    let big = slots[0].data;
-    if big.is_empty() {
-        return Decision::write(0, new, Outcome::Empty);
-    }
-    if big.age(gen) > 0 {
-        return Decision::evict(0, big, new, gen);
-    }
-    let j = always_tier(slots, key, gen);
-    if new.size() >= big.size() {
-        Decision {
-            demote: Some(j),
-            ..Decision::evict_or_fill(0, slots[j].data, new, gen)
-        }
-    } else {
-        Decision::evict_or_fill(j, slots[j].data, new, gen)
-    }
-}
-
-/// Same key: Stockfish's rule. Else an empty slot, else the slot with the lowest
-/// `depth8 − age_weight · relative_age` (first one on ties). Never drops.
-fn buckets(slots: &[Slot], sig: u16, new: Data, gen: u8, age_weight: u8) -> Decision {
-    if let Some(i) = find(slots, sig) {
-        return same_key(i, slots[i].data, new, gen);
-    }
-    if let Some(i) = first_empty(slots) {
-        return Decision::write(i, new, Outcome::Empty);
-    }
-    let worth = |d: Data| i32::from(d.depth8()) - i32::from(age_weight) * i32::from(d.age(gen));
-    let (i, victim) = slots
-        .iter()
-        .enumerate()
-        .min_by_key(|&(i, s)| (worth(s.data), i))
-        .map(|(i, s)| (i, s.data))
-        .expect("at least one slot");
-    Decision::evict(i, victim, new, gen)
-}
-
-/// Scan in order for the first empty or matching slot. A match is overwritten (keeping
-/// the move) unless it holds an exact score from a deeper search. If all hold other
-/// keys, take the first one from an older search, else drop the store.
-fn micro_max(slots: &[Slot], sig: u16, new: Data, gen: u8) -> Decision {
-    for (i, s) in slots.iter().enumerate() {
-        if s.data.is_empty() {
-            return Decision::write(i, new, Outcome::Empty);
-        }
-        if s.sig == sig {
-            let old = s.data;
-            return if old.bound() != Bound::Exact || old.depth8() <= new.depth8() {
-                Decision::write(i, keep_move(old, new), Outcome::Updated)
-            } else {
-                Decision::keep(old)
-            };
-        }
-    }
-    match slots.iter().position(|s| s.data.age(gen) > 0) {
-        Some(i) => Decision::write(i, new, Outcome::Aged),
-        None => Decision::drop(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::entry::Record;
-
-    const GEN: u8 = 5;
-
-    fn d(depth: i32, bound: Bound, gen: u8, mv: u16) -> Data {
-        Data::pack(
-            &Record {
-                mv,
-                score: 1,
-                eval: 2,
-                depth,
-                bound,
-                pv: false,
-                nodes: 0,
-            },
-            gen,
-        )
-    }
-    /// A TwoBig1 entry of the current search with `nodes` in its subtree.
-    fn sized(nodes: u64, depth: i32, mv: u16) -> Data {
-        Data::pack_sized(
-            &Record {
-                mv,
-                depth,
-                bound: Bound::Lower,
-                nodes,
-                ..Record::default()
-            },
-            GEN,
-        )
-    }
-    fn s(sig: u16, data: Data) -> Slot {
-        Slot { sig, data }
-    }
-    /// A full cluster of current-generation entries at depths 10, 4, 7 (sigs 1, 2, 3).
-    fn full() -> [Slot; 3] {
-        [
-            s(1, d(10, Bound::Lower, GEN, 11)),
-            s(2, d(4, Bound::Upper, GEN, 12)),
-            s(3, d(7, Bound::Lower, GEN, 13)),
-        ]
-    }
-    fn new(depth: i32) -> Data {
-        d(depth, Bound::Lower, GEN, 99)
-    }
-    const ALL: [Policy; 7] = [
-        Policy::AlwaysReplace,
-        Policy::DepthPreferred,
-        Policy::TwoTier,
-        Policy::Buckets { age_weight: 8 },
-        Policy::MicroMax,
-        Policy::TwoBig1,
-        Policy::LineBuckets { age_weight: 8 },
-    ];
-
-    #[test]
-    fn every_policy_fills_an_empty_slot_first() {
-        for p in ALL {
-            let mut slots = full();
-            slots[1] = Slot::default();
-            let dec = decide(p, &slots, 0, 9, new(1), GEN);
-            assert_eq!(dec.outcome, Outcome::Empty, "{p:?}");
-            if p == Policy::TwoBig1 {
-                // The same size code as slot 0 (both hold eval 2 there): the new entry takes
-                // slot 0 and the old one moves to the empty slot 1.
-                assert_eq!((dec.target, dec.demote), (Some(0), Some(1)));
-                continue;
-            }
-            // Two-tier's depth-preferred slot 0 is full and deeper: the empty slot 1 it is.
-            assert_eq!(dec.target, Some(1), "{p:?}");
-        }
-    }
-
-    #[test]
-    fn every_policy_updates_the_same_key_in_place_and_keeps_the_move() {
-        for p in ALL {
-            let new = d(12, Bound::Exact, GEN, 0);
-            let dec = decide(p, &full(), 0, 3, new, GEN);
-            assert_eq!(
-                (dec.target, dec.outcome),
-                (Some(2), Outcome::Updated),
-                "{p:?}"
-            );
-            assert_eq!(dec.data.mv(), 13, "{p:?}: old move kept");
-            assert_eq!(dec.data.depth(), 12);
-        }
-    }
-
-    #[test]
-    fn stockfish_rule_keeps_deeper_data_against_a_shallow_bound() {
-        let old = d(20, Bound::Lower, GEN, 7);
-        // Shallow non-exact, same generation: kept, but the new move is recorded.
-        let dec = same_key(0, old, d(5, Bound::Upper, GEN, 8), GEN);
-        assert_eq!(dec.outcome, Outcome::Kept);
-        assert_eq!((dec.data.depth(), dec.data.mv()), (20, 8));
-        // Without a new move nothing is written at all.
-        let dec = same_key(0, old, d(5, Bound::Upper, GEN, 0), GEN);
-        assert_eq!((dec.target, dec.outcome), (None, Outcome::Kept));
-        // depth + 4 > old: overwrite (16 + 4 = 20 is not > 20; 17 is).
-        assert_eq!(
-            same_key(0, old, d(16, Bound::Upper, GEN, 0), GEN).outcome,
-            Outcome::Kept
-        );
-        assert_eq!(
-            same_key(0, old, d(17, Bound::Upper, GEN, 0), GEN).outcome,
-            Outcome::Updated
-        );
-        // A PV store counts 2 plies more.
-        let pv = Data::pack(
-            &Record {
-                depth: 15,
-                bound: Bound::Upper,
-                pv: true,
-                ..Record::default()
-            },
-            GEN,
-        );
-        assert_eq!(same_key(0, old, pv, GEN).outcome, Outcome::Updated);
-        // Exact always overwrites; so does any store over an entry of an older search.
-        assert_eq!(
-            same_key(0, old, d(1, Bound::Exact, GEN, 0), GEN).outcome,
-            Outcome::Updated
-        );
-        let stale = d(20, Bound::Lower, GEN - 1, 7);
-        assert_eq!(
-            same_key(0, stale, d(1, Bound::Upper, GEN, 0), GEN).outcome,
-            Outcome::Updated
-        );
-    }
-
-    #[test]
-    fn always_replace_overwrites_the_key_chosen_slot_even_if_deeper() {
-        for key in [0u64, 0x5555_0000, 0xFFFF_0000] {
-            let dec = decide(Policy::AlwaysReplace, &full(), key, 9, new(1), GEN);
-            assert_eq!(dec.target, Some(key_choice(key, 3)));
-            assert_eq!(dec.outcome, Outcome::Replaced);
-        }
-        assert_eq!(key_choice(0, 3), 0);
-        assert_eq!(key_choice(0xFFFF_0000, 3), 2);
-    }
-
-    #[test]
-    fn depth_preferred_replaces_the_shallowest_or_drops() {
-        let p = Policy::DepthPreferred;
-        assert_eq!(decide(p, &full(), 0, 9, new(4), GEN).target, Some(1));
-        assert_eq!(
-            decide(p, &full(), 0, 9, new(3), GEN).outcome,
-            Outcome::Dropped
-        );
-    }
-
-    #[test]
-    fn depth_preferred_replaces_an_older_search_first_even_if_deeper() {
-        let mut slots = full();
-        slots[0].data = d(30, Bound::Exact, GEN - 2, 1);
-        let dec = decide(Policy::DepthPreferred, &slots, 0, 9, new(1), GEN);
-        assert_eq!((dec.target, dec.outcome), (Some(0), Outcome::Aged));
-    }
-
-    #[test]
-    fn two_tier_prefers_the_deep_slot_then_the_always_tier() {
-        let p = Policy::TwoTier;
-        // Deeper than slot 0 (depth 10): slot 0.
-        let dec = decide(p, &full(), 0, 9, new(10), GEN);
-        assert_eq!((dec.target, dec.outcome), (Some(0), Outcome::Replaced));
-        // Shallower: always-replace tier, slot chosen by key bits, regardless of depth.
-        assert_eq!(decide(p, &full(), 0, 9, new(1), GEN).target, Some(1));
-        assert_eq!(
-            decide(p, &full(), 0xFFFF_0000, 9, new(1), GEN).target,
-            Some(2)
-        );
-        // Slot 0 from an older search is taken even when deeper.
-        let mut slots = full();
-        slots[0].data = d(40, Bound::Exact, GEN - 1, 1);
-        let dec = decide(p, &slots, 0, 9, new(1), GEN);
-        assert_eq!((dec.target, dec.outcome), (Some(0), Outcome::Aged));
-    }
-
-    #[test]
-    fn buckets_evicts_lowest_depth_minus_weighted_age() {
-        let p = Policy::Buckets { age_weight: 8 };
-        assert_eq!(decide(p, &full(), 0, 9, new(1), GEN).target, Some(1));
-        // Slot 2 (depth 7) one search old: 7+7 − 8 = 6 < 11 (depth 4 +7): aged, deeper, evicted.
-        let mut slots = full();
-        slots[2].data = d(7, Bound::Lower, GEN - 1, 13);
-        let dec = decide(p, &slots, 0, 9, new(1), GEN);
-        assert_eq!((dec.target, dec.outcome), (Some(2), Outcome::Aged));
-        // With weight 0 age is ignored: the shallowest goes.
-        let dec = decide(Policy::Buckets { age_weight: 0 }, &slots, 0, 9, new(1), GEN);
-        assert_eq!(dec.target, Some(1));
-        // Age wraps on 5 bits: generation 31 seen from generation 0 is one search old.
-        slots[0].data = d(10, Bound::Lower, 0, 11);
-        slots[1].data = d(4, Bound::Lower, 0, 12);
-        slots[2].data = d(7, Bound::Lower, 31, 13);
-        let dec = decide(p, &slots, 0, 9, new(1), 0);
-        assert_eq!(dec.target, Some(2));
-        // Ties go to the first slot.
-        let same = [s(1, new(5)), s(2, new(5)), s(3, new(5))];
-        assert_eq!(decide(p, &same, 0, 9, new(1), GEN).target, Some(0));
-    }
-
-    #[test]
-    fn two_big1_ranks_by_subtree_size_and_pushes_the_loser_down() {
-        let p = Policy::TwoBig1;
-        // Slot 0: 5,000 nodes at depth 3; the always level holds two entries.
-        let slots = [
-            s(1, sized(5_000, 3, 11)),
-            s(2, sized(10, 9, 12)),
-            s(3, sized(20, 9, 13)),
-        ];
-        // A larger subtree (even at a smaller depth) takes slot 0; slot 0's entry moves to
-        // the always level, to the slot the key chooses (no slot there is empty or aged).
-        let big = sized(6_000, 1, 99);
-        for key in [0u64, 0xFFFF_0000] {
-            let dec = decide(p, &slots, key, 9, big, GEN);
-            let j = 1 + key_choice(key, 2);
-            assert_eq!(
-                (dec.target, dec.demote, dec.outcome),
-                (Some(0), Some(j), Outcome::Replaced)
-            );
-            assert_eq!(dec.data, big);
-        }
-        // A smaller subtree (even deeper) goes to the always level.
-        let small = sized(4_000, 20, 99);
-        let dec = decide(p, &slots, 0, 9, small, GEN);
-        assert_eq!((dec.target, dec.demote), (Some(1), None));
-        // The always level prefers an empty slot, then one from an older search.
-        let mut holes = slots;
-        holes[2] = Slot::default();
-        let dec = decide(p, &holes, 0, 9, big, GEN);
-        assert_eq!(
-            (dec.target, dec.demote, dec.outcome),
-            (Some(0), Some(2), Outcome::Empty)
-        );
-        let mut aged = slots;
-        aged[2].data = d(9, Bound::Lower, GEN - 1, 13);
-        let dec = decide(p, &aged, 0, 9, small, GEN);
-        assert_eq!((dec.target, dec.outcome), (Some(2), Outcome::Aged));
-        // Slot 0 from an older search is simply replaced, whatever its size.
-        let mut old = slots;
-        old[0].data = d(30, Bound::Exact, GEN - 1, 11);
-        let dec = decide(p, &old, 0, 9, sized(1, 1, 99), GEN);
-        assert_eq!(
-            (dec.target, dec.demote, dec.outcome),
-            (Some(0), None, Outcome::Aged)
-        );
-        // The same key is updated in place wherever it is.
-        let dec = decide(p, &slots, 0, 3, sized(1, 12, 0), GEN);
-        assert_eq!((dec.target, dec.outcome), (Some(2), Outcome::Updated));
-    }
-
-    #[test]
-    fn micro_max_scans_for_first_empty_or_match() {
-        let p = Policy::MicroMax;
-        let mut run: Vec<Slot> = (1..=8).map(|i| s(i, d(3, Bound::Lower, GEN, i))).collect();
-        // Full of other keys, all current: dropped.
-        assert_eq!(
-            decide(p, &run, 0, 99, new(1), GEN).outcome,
-            Outcome::Dropped
-        );
-        // Match at position 5 is overwritten.
-        assert_eq!(decide(p, &run, 0, 6, new(1), GEN).target, Some(5));
-        // An exact deeper match is kept.
-        run[5].data = d(9, Bound::Exact, GEN, 6);
-        assert_eq!(decide(p, &run, 0, 6, new(1), GEN).outcome, Outcome::Kept);
-        assert_eq!(decide(p, &run, 0, 6, new(9), GEN).outcome, Outcome::Updated);
-        // An empty slot before the match ends the scan.
-        run[2] = Slot::default();
-        assert_eq!(decide(p, &run, 0, 6, new(1), GEN).target, Some(2));
-        // Full again, one aged entry: taken.
-        run[2] = s(3, d(3, Bound::Lower, GEN, 3));
-        run[4].data = d(50, Bound::Exact, GEN - 3, 5);
-        let dec = decide(p, &run, 0, 99, new(1), GEN);
-        assert_eq!((dec.target, dec.outcome), (Some(4), Outcome::Aged));
+/// The one-cluster store: reads `cluster`, lets `decide` choose among its three slots where
+/// the new entry (signature `sig`) goes and what it holds, then claims the cluster and writes
+/// it. `DEMOTE`: the decision may move an entry to another slot ([`Policy::TwoBig1`]); false
+/// keeps that check off the common path.
+// `decide` is a closure rather than a `Policy` argument: the table's `self.policy` is then
+// read where the decision is made, not before the cluster's reads, which costs a spill on
+// the common path (callgrind, `engram bench 9`).
+#[inline(always)]
+pub(crate) fn store_in_cluster<const DEMOTE: bool>(
+    cluster: &Cluster,
+    sig: u16,
+    counters: &Counters,
+    decide: impl FnOnce(&[Slot]) -> Decision,
+) -> Outcome {
+    let Some((read, base)) = cluster.read_for_store(counters) else {
+        return Outcome::Busy;
+    };
+    let slots: [Slot; SLOTS] = std::array::from_fn(|i| Slot {
+        sig: base.sig(i),
+        data: base.data[i],
+    });
+    let decision = decide(&slots);
+    match decision.target {
+        Some(i) if !cluster.commit::<DEMOTE>(&read, base, i, sig, &decision) => Outcome::Busy,
+        _ => decision.outcome,
     }
 }
