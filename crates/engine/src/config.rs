@@ -16,30 +16,16 @@ pub const ETC_DEFAULT: bool = false;
 /// hand-crafted evaluation by +147 ± 44 Elo in 200 games.
 pub const NNUE_DEFAULT: bool = true;
 
-/// The replacement policies `Replacement` offers (`engram_tt::Policy`), default first.
-pub const REPLACEMENT_VARS: &[&str] = &[
-    "Buckets",
-    "TwoTier",
-    "DepthPreferred",
-    "AlwaysReplace",
-    "TwoBig1",
-    "LineBuckets",
-    "MicroMax",
-];
+/// The replacement policies `Replacement` offers: `engram-tt`'s list of policies
+/// ([`engram_tt::Policy::NAMES`]), the default first.
+pub const REPLACEMENT_VARS: &[&str] = &engram_tt::Policy::NAMES;
 
-/// The table policy named `name` (one of [`REPLACEMENT_VARS`]) with age weight `age`
-/// (used by `Buckets` and `LineBuckets`).
+/// The table policy named `name` (one of [`REPLACEMENT_VARS`], any case) with age weight
+/// `age` (used by `Buckets` and `LineBuckets`); an unknown name gives the default policy
+/// with that weight.
 pub fn policy(name: &str, age: u8) -> engram_tt::Policy {
     use engram_tt::Policy;
-    match name {
-        "TwoTier" => Policy::TwoTier,
-        "DepthPreferred" => Policy::DepthPreferred,
-        "AlwaysReplace" => Policy::AlwaysReplace,
-        "TwoBig1" => Policy::TwoBig1,
-        "LineBuckets" => Policy::LineBuckets { age_weight: age },
-        "MicroMax" => Policy::MicroMax,
-        _ => Policy::Buckets { age_weight: age },
-    }
+    Policy::from_name(name, age).unwrap_or(Policy::all(age)[0])
 }
 
 /// Everything that configures the engine beyond the limits of one search.

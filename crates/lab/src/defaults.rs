@@ -24,21 +24,34 @@ pub struct Side {
     pub replacement: String,
     /// The `Replacement Age` option's value.
     pub age: u8,
+    /// The policy they select (`engram-tt`'s name for it, [`Policy::from_name`]).
+    policy: Policy,
 }
 
 impl Side {
     /// The policy these option values select.
     pub fn policy(&self) -> Policy {
-        engram::config::policy(&self.replacement, self.age)
+        self.policy
     }
 
     fn parse(text: &str) -> anyhow::Result<Side> {
         let (replacement, age) = text
             .split_once(',')
             .with_context(|| format!("`{text}`: expected `<Replacement>, <Replacement Age>`"))?;
+        let (replacement, age) = (
+            replacement.trim(),
+            age.trim().parse().context("Replacement Age")?,
+        );
+        let policy = Policy::from_name(replacement, age).with_context(|| {
+            format!(
+                "`{replacement}`: not a replacement policy (one of {})",
+                Policy::NAMES.join(", ")
+            )
+        })?;
         Ok(Side {
-            replacement: replacement.trim().to_string(),
-            age: age.trim().parse().context("Replacement Age")?,
+            replacement: replacement.to_string(),
+            age,
+            policy,
         })
     }
 }
@@ -255,6 +268,10 @@ mod tests {
         assert!(Record::parse(&without_wins).is_err());
         let bad_outcome = full.replace("outcome: ", "outcome: maybe");
         assert!(Record::parse(&bad_outcome).is_err());
+        let bad_policy = full.replace("baseline: Buckets,", "baseline: Newest,");
+        assert_ne!(bad_policy, full);
+        let err = Record::parse(&bad_policy).unwrap_err();
+        assert!(format!("{err:#}").contains("`Newest`: not a replacement policy"));
         assert!(Record::parse("no colon here").is_err());
     }
 

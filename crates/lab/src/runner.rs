@@ -318,17 +318,10 @@ impl Spread {
     }
 }
 
-/// A short name for a policy, as the report writes it.
+/// A policy's name as the report writes it: `engram-tt`'s name for it (the engine's
+/// `Replacement` value), with the age weight where it takes one (`Buckets k=8`).
 pub fn policy_name(p: Policy) -> String {
-    match p {
-        Policy::AlwaysReplace => "always".into(),
-        Policy::DepthPreferred => "depth".into(),
-        Policy::TwoTier => "two-tier".into(),
-        Policy::Buckets { age_weight } => format!("buckets k={age_weight}"),
-        Policy::MicroMax => "micro-Max".into(),
-        Policy::LineBuckets { age_weight } => format!("line buckets k={age_weight}"),
-        Policy::TwoBig1 => "TwoBig1".into(),
-    }
+    p.to_string()
 }
 
 #[cfg(test)]

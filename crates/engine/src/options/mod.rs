@@ -248,7 +248,7 @@ pub const OPTIONS: &[Declaration] = &[
     Declaration {
         name: REPLACEMENT,
         kind: Kind::Combo {
-            default: "Buckets",
+            default: REPLACEMENT_VARS[0],
             vars: REPLACEMENT_VARS,
         },
         doc: "the table's replacement policy (`engram-tt`'s `Policy`; the TT lab compares them); changing it empties the table",
