@@ -3,7 +3,7 @@
 //! (The subcommand needs the `train` feature.)
 #![cfg(feature = "train")]
 
-use engram_train::data::chunk::{chunk_bytes_version, read_chunk_file};
+use engram_train::data::chunk::read_chunk_file;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -154,31 +154,21 @@ fn chunks_are_deterministic_resumable_and_read_back() {
     );
     std::fs::remove_file(&bad).unwrap();
 
-    // Chunks rewritten in format version 1 are recoded to exactly the bytes written today,
-    // and a second recode changes nothing.
-    for (name, _) in &b {
-        let path = two.join(name);
-        let chunk = read_chunk_file(&path).unwrap();
-        std::fs::write(&path, chunk_bytes_version(chunk.header, &chunk.games, 1)).unwrap();
-    }
-    assert_ne!(chunks(&two), a);
-    let out = engram(&["datagen", "--recode", two.to_str().unwrap()]);
-    assert!(out.status.success());
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        text.contains(&format!("recoded {} chunk files (0 already", b.len())),
-        "{text}"
-    );
-    assert_eq!(chunks(&two), a);
-    let out = engram(&["datagen", "--recode", two.to_str().unwrap()]);
-    assert!(String::from_utf8_lossy(&out.stdout).contains("recoded 0 chunk files"));
-    // A damaged chunk stops a recode with an error naming it, and is left as it was.
+    // A chunk of an older format version (1 to 3 are no longer read) is reported by --stats
+    // and stops a resumed run before anything is played, naming the file.
     let victim = two.join(&b[0].0);
-    std::fs::write(&victim, &b[0].1[..100]).unwrap();
-    let out = engram(&["datagen", "--recode", two.to_str().unwrap()]);
+    let mut old = b[0].1.clone();
+    old[8..12].copy_from_slice(&3u32.to_le_bytes());
+    std::fs::write(&victim, &old).unwrap();
+    let stats = engram(&["datagen", "--stats", two.to_str().unwrap()]);
+    assert!(stats.status.success());
+    let text = String::from_utf8_lossy(&stats.stdout);
+    assert!(text.contains("version 3 is not supported"), "{text}");
+    let out = run(&two, 900, 2, 5);
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains(&b[0].0));
-    assert_eq!(std::fs::read(&victim).unwrap(), &b[0].1[..100]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&b[0].0) && err.contains("version 3"), "{err}");
+    assert_eq!(std::fs::read(&victim).unwrap(), old);
 
     // A damaged chunk is reported by --stats, not a panic.
     let victim = one.join(&a[0].0);

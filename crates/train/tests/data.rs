@@ -1,9 +1,10 @@
-//! The games format: round trips, and damaged files refused with an error, never a panic.
+//! The games format: round trips, the committed chunks, and damaged files refused with an
+//! error, never a panic.
 
 use engram_chess::{Board, Move};
 use engram_nnue::features::Layout;
 use engram_train::data::{
-    chunk::{chunk_bytes, chunk_bytes_version, read_header, recode},
+    chunk::{chunk_bytes, read_chunk_file, read_header},
     extract, quantise_score, read_chunk, trained_ply, ChunkHeader, DataError, End, GameRecord,
     GameResult, Packed, UNSCORED,
 };
@@ -59,9 +60,8 @@ fn round_trip() {
         .collect();
     let bytes = chunk_bytes(header(), &games);
     let chunk = read_chunk(&bytes).unwrap();
-    // Version 4: every move, and the scores of the positions the trainer may learn from,
-    // rounded to 4 cp.
-    assert_eq!(chunk.games, in_version(&games, 4));
+    // Every move, and the scores of the positions the trainer may learn from, rounded to 4 cp.
+    assert_eq!(chunk.games, stored(&games));
     assert_eq!(chunk.header.games, 40);
     assert_eq!(
         chunk.header.positions,
@@ -76,9 +76,9 @@ fn round_trip() {
     assert!(bytes.len() < 72 + 5 * 40 + 3 * plies);
 }
 
-/// The games as format `version` keeps them.
-fn in_version(games: &[GameRecord], version: u32) -> Vec<GameRecord> {
-    games.iter().map(|g| g.in_version(version)).collect()
+/// The games as a chunk keeps them.
+fn stored(games: &[GameRecord]) -> Vec<GameRecord> {
+    games.iter().map(GameRecord::as_stored).collect()
 }
 
 /// The positions and scores the trainer takes from `games`.
@@ -91,89 +91,66 @@ fn extracted(games: &[GameRecord]) -> Vec<Packed> {
 }
 
 #[test]
-fn every_version_round_trips_and_each_is_smaller() {
+fn the_trainer_gets_the_same_positions_with_scores_within_2_cp() {
     let games: Vec<_> = (0..40)
         .map(|i| random_game(50 + i, 20 + i as usize * 7))
         .collect();
-    let v1 = chunk_bytes_version(header(), &games, 1);
-    let v2 = chunk_bytes_version(header(), &games, 2);
-    let v3 = chunk_bytes_version(header(), &games, 3);
-    let v4 = chunk_bytes_version(header(), &games, 4);
-    assert_eq!(v4, chunk_bytes(header(), &games), "version 4 is written");
-    for (v, bytes) in [(1u32, &v1), (2, &v2), (3, &v3), (4, &v4)] {
-        assert_eq!(&bytes[8..12], &v.to_le_bytes());
-        let chunk = read_chunk(bytes).unwrap();
-        assert_eq!(chunk.games, in_version(&games, v), "version {v}");
-        assert_eq!(chunk.header, read_header(bytes).unwrap());
-        // Up to version 3 the trainer gets the same positions and scores; version 4 the same
-        // positions, their scores within 2 cp.
-        let (got, want) = (extracted(&chunk.games), extracted(&games));
-        if v < 4 {
-            assert_eq!(got, want, "version {v}");
-        } else {
-            assert_eq!(got.len(), want.len());
-            for (a, b) in got.iter().zip(&want) {
-                assert!(
-                    (a.score - b.score).abs() <= 2,
-                    "{} against {}",
-                    a.score,
-                    b.score
-                );
-                let (mut a, mut b) = (*a, *b);
-                a.score = 0;
-                b.score = 0;
-                assert_eq!(a, b);
-            }
-        }
+    let bytes = chunk_bytes(header(), &games);
+    assert_eq!(&bytes[8..12], &4u32.to_le_bytes());
+    let chunk = read_chunk(&bytes).unwrap();
+    assert_eq!(chunk.games, stored(&games));
+    assert_eq!(chunk.header, read_header(&bytes).unwrap());
+    // The same positions, their scores within 2 cp.
+    let (got, want) = (extracted(&chunk.games), extracted(&games));
+    assert_eq!(got.len(), want.len());
+    for (a, b) in got.iter().zip(&want) {
+        assert!(
+            (a.score - b.score).abs() <= 2,
+            "{} against {}",
+            a.score,
+            b.score
+        );
+        let (mut a, mut b) = (*a, *b);
+        a.score = 0;
+        b.score = 0;
+        assert_eq!(a, b);
     }
-    // Version 3 drops scores, and only those of positions no one trains on.
-    let three = read_chunk(&v3).unwrap().games;
+    // Scores are dropped, and only those of positions no one trains on; the others rounded.
     let mut dropped = 0;
-    for (g, orig) in three.iter().zip(&games) {
+    for (g, orig) in chunk.games.iter().zip(&games) {
         let mut board = Board::startpos();
         for &mv in &g.opening {
             board.play(mv);
         }
         for (i, (&(mv, s), &(_, s0))) in g.scored.iter().zip(&orig.scored).enumerate() {
             let trained = trained_ply(&board, mv, g.opening.len() + i);
-            assert_eq!(s, if trained { s0 } else { UNSCORED });
+            assert_eq!(
+                s,
+                if trained {
+                    quantise_score(s0)
+                } else {
+                    UNSCORED
+                }
+            );
             dropped += usize::from(!trained);
             board.play(mv);
         }
     }
     assert!(dropped > 0);
-    // Random moves and uniform scores are the worst case; self-play data gains 1.85x, and
-    // version 3 another fifth.
-    assert!(v2.len() < v1.len(), "{} against {}", v2.len(), v1.len());
-    assert!(v3.len() < v2.len(), "{} against {}", v3.len(), v2.len());
-    assert!(v4.len() < v3.len(), "{} against {}", v4.len(), v3.len());
-    // Mate scores and extreme sums round-trip too (version 2 keeps any i16; version 3 any
-    // score a search gives, and refuses to write a trained position without one).
+    // Mate scores and extreme sums round-trip too (any score a search gives).
     let mut g = random_game(9, 40);
     let n = g.scored.len();
-    for (i, s) in [i16::MAX, -i16::MAX, -31990, 31990, i16::MIN, i16::MIN]
+    for (i, s) in [i16::MAX, -i16::MAX, -31990, 31990, -i16::MAX, -i16::MAX]
         .into_iter()
         .enumerate()
     {
         g.scored[n - 1 - i].1 = s;
     }
-    let two = vec![g.clone()];
-    let bytes = chunk_bytes_version(header(), &two, 2);
-    assert_eq!(read_chunk(&bytes).unwrap().games, two);
-    for s in &mut g.scored {
-        if s.1 == i16::MIN {
-            s.1 = -i16::MAX;
-        }
-    }
-    let three = vec![g];
-    for v in [3, 4] {
-        assert_eq!(
-            read_chunk(&chunk_bytes_version(header(), &three, v))
-                .unwrap()
-                .games,
-            in_version(&three, v)
-        );
-    }
+    let games = vec![g];
+    assert_eq!(
+        read_chunk(&chunk_bytes(header(), &games)).unwrap().games,
+        stored(&games)
+    );
 }
 
 #[test]
@@ -204,8 +181,8 @@ fn quantised_scores_round_to_the_nearest_four_without_bias() {
 
 #[test]
 #[should_panic(expected = "a trained position without a score")]
-fn versions_3_and_4_need_every_trained_score() {
-    let g = random_game(11, 60).trained_scores_only();
+fn every_trained_position_needs_a_score() {
+    let g = random_game(11, 60).as_stored();
     let mut board = Board::startpos();
     for &mv in &g.opening {
         board.play(mv);
@@ -223,49 +200,14 @@ fn versions_3_and_4_need_every_trained_score() {
 }
 
 #[test]
-fn recoding_keeps_every_trained_position_and_leaves_current_chunks_alone() {
-    let games: Vec<_> = (0..30)
-        .map(|i| random_game(200 + i, 30 + i as usize * 5))
-        .collect();
-    let mut h = header();
-    h.generator = 0xfeed_beef;
-    let v1 = chunk_bytes_version(h, &games, 1);
-    let v2 = chunk_bytes_version(h, &games, 2);
-    let v3 = chunk_bytes_version(h, &games, 3);
-    let v4 = recode(&v1).unwrap().expect("a version 1 chunk is recoded");
-    // The image the generator would have written in version 4: same header, same games but
-    // for the scores no one trains on and the rounding, the same training positions.
-    assert_eq!(v4, chunk_bytes(h, &games));
-    let (old, new) = (read_chunk(&v1).unwrap(), read_chunk(&v4).unwrap());
-    assert_eq!(new.header, old.header);
-    assert_eq!(new.games, in_version(&old.games, 4));
-    assert_eq!(extracted(&new.games), extracted(&in_version(&old.games, 4)));
-    assert_eq!(extracted(&new.games).len(), extracted(&old.games).len());
-    for old in [&v2, &v3] {
-        assert_eq!(
-            recode(old).unwrap(),
-            Some(v4.clone()),
-            "versions 2 and 3 too"
-        );
-    }
-    assert_eq!(recode(&v4).unwrap(), None, "version 4 is left as it is");
-    // A damaged chunk is refused, not recoded.
-    for at in [0, 9, 60, 70, v1.len() / 2] {
-        let mut b = v1.clone();
-        b[at] ^= 0x5a;
-        assert!(recode(&b).is_err(), "byte {at}");
-    }
-    assert!(recode(&v1[..v1.len() - 1]).is_err());
-}
-
-#[test]
 fn damage_is_an_error() {
     let games: Vec<_> = (0..5).map(|i| random_game(i, 60)).collect();
-    for version in 1..=4 {
-        damage_is_an_error_in(
-            &in_version(&games, version),
-            &chunk_bytes_version(header(), &games, version),
-        );
+    damage_is_an_error_in(&stored(&games), &chunk_bytes(header(), &games));
+    // Another format version, older ones included, is refused as such.
+    for v in [0u32, 1, 2, 3, 5] {
+        let mut b = chunk_bytes(header(), &games);
+        b[8..12].copy_from_slice(&v.to_le_bytes());
+        assert_eq!(read_chunk(&b), Err(DataError::Version(v)));
     }
 }
 
@@ -301,6 +243,54 @@ fn malformed_body_with_valid_checksum() {
         read_chunk(&bytes),
         Err(DataError::Malformed { game: 0, .. })
     ));
+}
+
+/// The chunk files of `data/selfplay`, by directory (`gen6` before `gen14`), sorted.
+fn committed_chunks() -> Vec<Vec<std::path::PathBuf>> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/selfplay");
+    let mut dirs: Vec<_> = std::fs::read_dir(&root)
+        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort_by_key(|d| (d.as_os_str().len(), d.clone()));
+    dirs.iter()
+        .map(|d| {
+            let mut files: Vec<_> = std::fs::read_dir(d)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|x| x == "games"))
+                .collect();
+            files.sort();
+            files
+        })
+        .collect()
+}
+
+#[test]
+fn committed_chunks_are_read_and_written_back_byte_for_byte() {
+    // Every committed chunk has a version 4 header; the first chunk of the oldest and of the
+    // newest directory read in full, and writing their games gives the file byte for byte.
+    let dirs = committed_chunks();
+    assert!(!dirs.is_empty());
+    for files in &dirs {
+        assert!(!files.is_empty());
+        for path in files {
+            let mut head = [0u8; 72];
+            std::io::Read::read_exact(&mut std::fs::File::open(path).unwrap(), &mut head).unwrap();
+            read_header(&head).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        }
+    }
+    for path in [&dirs[0][0], &dirs[dirs.len() - 1][0]] {
+        let chunk = read_chunk_file(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(!chunk.games.is_empty());
+        let bytes = std::fs::read(path).unwrap();
+        assert!(
+            chunk_bytes(chunk.header, &chunk.games) == bytes,
+            "{} written back",
+            path.display()
+        );
+    }
 }
 
 #[test]

@@ -13,7 +13,6 @@
 //!   `run.txt` records the settings, and a run with other settings is refused there.
 
 mod game;
-pub mod recode;
 pub mod stats;
 
 pub use game::{game_rng, Player, Settings};
@@ -32,20 +31,15 @@ use std::time::Instant;
 #[derive(Debug, Clone, clap::Args)]
 pub struct DatagenArgs {
     /// The directory of the run's chunk files (created if missing).
-    #[arg(long, value_name = "DIR", required_unless_present_any = ["stats", "recode"])]
+    #[arg(long, value_name = "DIR", required_unless_present = "stats")]
     pub out: Option<PathBuf>,
     /// Stop once the chunks hold this many scored positions.
-    #[arg(long, value_name = "N", required_unless_present_any = ["stats", "recode"])]
+    #[arg(long, value_name = "N", required_unless_present = "stats")]
     pub positions: Option<u64>,
     /// Instead of generating, report what the chunks of DIR hold (games, positions kept for
     /// training, results, how games ended) and check every file.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["out", "positions"])]
     pub stats: Option<PathBuf>,
-    /// Instead of generating, rewrite the chunks of DIR that are in an older format in the
-    /// current one, atomically, losslessly for training: each is checked to read back the same
-    /// games and training positions (format 3 leaves out the scores no one trains on).
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["out", "positions", "stats"])]
-    pub recode: Option<PathBuf>,
     /// Threads playing games.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
@@ -193,9 +187,6 @@ impl DatagenArgs {
     pub fn run(&self) -> Result<String, String> {
         if let Some(dir) = &self.stats {
             return Ok(stats::collect(dir)?.text());
-        }
-        if let Some(dir) = &self.recode {
-            return Ok(recode::recode_dir(dir)?.text());
         }
         let (Some(out), Some(positions)) = (&self.out, self.positions) else {
             return Err("--out and --positions are required".into());

@@ -1,6 +1,6 @@
 //! `engram datagen --stats DIR`: what a directory of chunks holds.
 
-use engram_train::data::chunk::{read_chunk, version_of, VERSION};
+use engram_train::data::chunk::read_chunk;
 use engram_train::data::{extract, End, GameResult};
 use engram_train::loader::chunk_files;
 use std::path::Path;
@@ -26,8 +26,6 @@ pub struct Stats {
     pub plies: u64,
     /// Bytes of the chunk files read (damaged ones included).
     pub bytes: u64,
-    /// Chunks read by format version (index 0 unused).
-    pub versions: [u64; VERSION as usize + 1],
 }
 
 /// Reads every `*.games` file of `dir` (sorted by name).
@@ -47,8 +45,6 @@ pub fn collect(dir: &Path) -> Result<Stats, String> {
         match read_chunk(&bytes) {
             Ok(chunk) => {
                 s.chunks += 1;
-                // `read_chunk` accepted the header, so its version is in range.
-                s.versions[version_of(&bytes) as usize] += 1;
                 for g in &chunk.games {
                     s.games += 1;
                     s.positions += g.scored.len() as u64;
@@ -78,19 +74,10 @@ impl Stats {
             100.0 * self.kept as f64 / self.positions.max(1) as f64,
             self.plies as f64 / self.games.max(1) as f64
         );
-        let versions: Vec<String> = (1..self.versions.len())
-            .filter(|&v| self.versions[v] > 0)
-            .map(|v| format!("version {v}: {}", self.versions[v]))
-            .collect();
         out += &format!(
-            "bytes      {} ({:.3} a scored position; chunks by format {})\n",
+            "bytes      {} ({:.3} a scored position)\n",
             self.bytes,
-            self.bytes as f64 / self.positions.max(1) as f64,
-            if versions.is_empty() {
-                "none".to_string()
-            } else {
-                versions.join(", ")
-            }
+            self.bytes as f64 / self.positions.max(1) as f64
         );
         out += &format!(
             "results    White won {:.1}%, drawn {:.1}%, Black won {:.1}%\n",

@@ -1,41 +1,32 @@
-//! The bodies of version 2 to 4 chunks: the games of version 1, range-coded (`range.rs`).
-//!
-//! Version 2 codes the same fields in the same order, each under its own adaptive model:
+//! The body of a chunk: its games, range-coded (`range.rs`), each field under its own
+//! adaptive model:
 //!
 //! | field | model |
 //! |---|---|
 //! | plies, opening plies | [`Magnitude`] each |
 //! | result, end | [`BitTree`] of 2 and 3 bits |
-//! | an opening move's byte | a [`BitTree`] of 8 bits |
-//! | a scored move's byte | another [`BitTree`] of 8 bits |
-//! | a score | `zigzag(score + previous score)` under one of four [`Magnitude`]s, chosen by the previous score's size |
+//! | an opening move | its byte ([`encode_move`]: its index among the legal moves by 16-bit encoding) under a [`BitTree`] of 8 bits |
+//! | a scored move | its rank in [`MoveOrder`] (`order.rs`), under one of three [`BitTree`]s of 8 bits chosen by [`rank_context`] |
+//! | a stored score | `zigzag(quanta − prediction)` under one of eight [`Magnitude`]s, chosen by the prediction's size and by whether the position before was stored |
 //!
-//! Scores alternate sides, so a score is close to minus the one before it (0 before a game's
-//! first scored ply): their sum is small and cheap. On the gen5 data this takes about 1.6
-//! bytes a position where version 1 takes 3.
+//! A score is stored only for a position [`trained_ply`] accepts (from ply 16 on, not in
+//! check, its move not a capture, en passant or promotion; mate scores are kept, for the
+//! trainer's own mate filter); the other positions read back [`UNSCORED`]. A stored score is
+//! rounded to the nearest multiple of [`SCORE_QUANTUM`] (4 cp; [`quantise_score`]) and coded
+//! in quanta. Scores alternate sides, so the prediction of a score is minus the previous
+//! position's, or, when that one was not stored, the last stored score with its sign flipped
+//! once per ply since (0 before a game's first stored score).
 //!
-//! Version 3 is version 2 without the scores no one trains on: a score is coded only for a
-//! position [`trained_ply`] accepts (from ply 16 on, not in check, its move not a capture, en
-//! passant or promotion; mate scores are kept, for the trainer's own mate filter), and
-//! the other positions read back [`UNSCORED`]. A third of the positions of self-play data
-//! are of that kind, and their scores took about a fifth of a version 2 body (1.69 → 1.39
-//! bytes a position on chunks of gen1 and gen10). The prediction of a score is minus the
-//! previous position's, or, when that one was not stored, the last stored score with its
-//! sign flipped once per ply since; `zigzag(score − prediction)` is coded under one of eight
-//! [`Magnitude`]s, chosen by the prediction's size and by whether the position before was
-//! stored.
-//!
-//! Version 4 is version 3 with two changes, worth together 22% of the bytes (gen12's 89
-//! chunks: 14.67 MB in version 3, 11.38 MB in version 4; gen9's 82: 13.78 and 10.79):
-//!
-//! - a scored move is its rank in [`MoveOrder`] (`order.rs`), under one of three
-//!   [`BitTree`]s of 8 bits chosen by [`rank_context`] (moves about 5.5 → 4.4 bits);
-//! - a stored score is rounded to the nearest multiple of [`SCORE_QUANTUM`] (4 cp;
-//!   [`quantise_score`]) and coded, with its prediction, in quanta (the models still chosen by
-//!   the prediction's size in centipawns). Two bits less a score; the trainer's targets move
-//!   by at most 2 cp (1 on average), with no bias, where the search's scores of two
-//!   consecutive plies (both stored, below 2,000 cp) differ by 27 cp on average, 16 at the
-//!   median (gen12's first three chunks).
+//! What each step gained, measured on self-play chunks as the format grew (versions 1 to 3
+//! are no longer read): range-coding the plain 3-byte-a-position format (version 1) took
+//! about 1.6–1.7 bytes a position (version 2); leaving out the scores no one trains on, about
+//! a third of the positions, took 1.69 → 1.39 on chunks of gen1 and gen10 (version 3); the
+//! move order and the 4 cp rounding together saved another 22% (gen12's 89 chunks: 14.67 MB
+//! in version 3, 11.38 MB in version 4; gen9's 82: 13.78 and 10.79), moves about 5.5 → 4.4
+//! bits and two bits less a score. The rounding moves the trainer's targets by at most 2 cp
+//! (1 on average), with no bias, where the search's scores of two consecutive plies (both
+//! stored, below 2,000 cp) differ by 27 cp on average, 16 at the median (gen12's first three
+//! chunks).
 
 use super::order::MoveOrder;
 use super::packed::trained_ply;
@@ -54,15 +45,13 @@ struct Models {
     result: BitTree<2>,
     end: BitTree<3>,
     opening_move: BitTree<8>,
-    scored_move: BitTree<8>,
     score: [Magnitude; 8],
-    /// Version 4: a scored move's rank in [`MoveOrder`], by [`rank_context`].
+    /// A scored move's rank in [`MoveOrder`], by [`rank_context`].
     ranked_move: [BitTree<8>; 3],
     order: MoveOrder,
 }
 
-/// Which rank model codes a scored move of version 4: in check, fewer than 20 legal moves,
-/// or more.
+/// Which rank model codes a scored move: in check, fewer than 20 legal moves, or more.
 fn rank_context(board: &Board, legal: usize) -> usize {
     if board.in_check() {
         0
@@ -83,65 +72,34 @@ fn score_context(prev: i32) -> usize {
     }
 }
 
-/// The scores a body of `version` (2 or 3) holds, and how each is predicted: `pred` is the
-/// predicted score of the next position (side to move's view), `gap` whether the position
-/// before it went unstored.
-/// Scores and predictions are in units of `quantum` centipawns (1, or [`SCORE_QUANTUM`] in
-/// version 4).
+/// How the next stored score is predicted: `pred` is the predicted score of the next
+/// position (side to move's view), `gap` whether the position before it went unstored.
+/// Scores and predictions are in quanta of [`SCORE_QUANTUM`] centipawns.
+#[derive(Default)]
 struct Scores {
-    keep_all: bool,
-    quantum: i32,
     pred: i32,
     gap: bool,
 }
 
-impl Scores {
-    fn new(version: u32) -> Scores {
-        assert!(
-            (2..=4).contains(&version),
-            "coded bodies are versions 2 to 4"
-        );
-        Scores {
-            keep_all: version == 2,
-            quantum: if version == 4 {
-                i32::from(SCORE_QUANTUM)
-            } else {
-                1
-            },
-            pred: 0,
-            gap: false,
-        }
-    }
+/// [`SCORE_QUANTUM`] as an `i32`.
+const QUANTUM: i32 = SCORE_QUANTUM as i32;
 
+impl Scores {
     /// The stored number for `score`, in quanta.
-    fn units(&self, score: i16) -> i32 {
-        if self.quantum == 1 {
-            i32::from(score)
-        } else {
-            i32::from(quantise_score(score)) / self.quantum
-        }
+    fn units(score: i16) -> i32 {
+        i32::from(quantise_score(score)) / QUANTUM
     }
 
     /// The score of a stored number of quanta, if it is one a writer could have stored.
-    fn score(&self, units: i32) -> Option<i16> {
-        let s = i16::try_from(units.checked_mul(self.quantum)?).ok()?;
-        let ok = if self.quantum == 1 {
-            self.keep_all || s != UNSCORED
-        } else {
-            quantise_score(s) == s
-        };
-        ok.then_some(s)
-    }
-
-    /// Whether the score of the position `board` before `mv` at `ply` is stored.
-    fn stored(&self, board: &Board, mv: engram_chess::Move, ply: usize) -> bool {
-        self.keep_all || trained_ply(board, mv, ply)
+    fn score(units: i32) -> Option<i16> {
+        let s = i16::try_from(units.checked_mul(QUANTUM)?).ok()?;
+        (quantise_score(s) == s).then_some(s)
     }
 
     /// The model of the next stored score: by the prediction's size (in centipawns), and by
     /// whether the position before was stored.
     fn model<'m>(&self, m: &'m mut Models) -> &'m mut Magnitude {
-        &mut m.score[score_context(self.pred * self.quantum) + 4 * usize::from(self.gap)]
+        &mut m.score[score_context(self.pred * QUANTUM) + 4 * usize::from(self.gap)]
     }
 
     /// After a position whose score was `Some` stored or `None` not.
@@ -159,11 +117,11 @@ impl Scores {
     }
 }
 
-/// The coded body of `games` in `version` 2, 3 or 4.
+/// The coded body of `games`.
 ///
-/// Panics if a move is illegal (records are built by playing the moves), or if a version 3
-/// body would need a score the record does not have ([`UNSCORED`] on a trained position).
-pub fn encode_games(games: &[GameRecord], version: u32) -> Vec<u8> {
+/// Panics if a move is illegal (records are built by playing the moves), or if the body
+/// would need a score the record does not have ([`UNSCORED`] on a trained position).
+pub fn encode_games(games: &[GameRecord]) -> Vec<u8> {
     let mut m = Models::default();
     let mut e = Encoder::default();
     for g in games {
@@ -179,27 +137,19 @@ pub fn encode_games(games: &[GameRecord], version: u32) -> Vec<u8> {
             last_to = Some(mv.to().index() as u8);
             board.play(mv);
         }
-        let mut scores = Scores::new(version);
+        let mut scores = Scores::default();
         for (i, &(mv, score)) in g.scored.iter().enumerate() {
-            if version == 4 {
-                let list = board.legal_moves();
-                let moves = list.as_slice();
-                let rank = m
-                    .order
-                    .rank(&board, moves, mv, last_to)
-                    .expect("recorded moves are legal");
-                m.ranked_move[rank_context(&board, moves.len())].encode(&mut e, u32::from(rank));
-                m.order.played(&board, mv);
-            } else {
-                let code = encode_move(&board, mv).expect("recorded moves are legal");
-                m.scored_move.encode(&mut e, u32::from(code));
-            }
-            if scores.stored(&board, mv, g.opening.len() + i) {
-                assert!(
-                    version == 2 || score != UNSCORED,
-                    "a trained position without a score"
-                );
-                let units = scores.units(score);
+            let list = board.legal_moves();
+            let moves = list.as_slice();
+            let rank = m
+                .order
+                .rank(&board, moves, mv, last_to)
+                .expect("recorded moves are legal");
+            m.ranked_move[rank_context(&board, moves.len())].encode(&mut e, u32::from(rank));
+            m.order.played(&board, mv);
+            if trained_ply(&board, mv, g.opening.len() + i) {
+                assert!(score != UNSCORED, "a trained position without a score");
+                let units = Scores::units(score);
                 scores
                     .model(&mut m)
                     .encode(&mut e, zigzag(units - scores.pred));
@@ -214,33 +164,26 @@ pub fn encode_games(games: &[GameRecord], version: u32) -> Vec<u8> {
     e.finish()
 }
 
-/// The scored move of a version 2 to 4 body at `board`, `None` if the code is not a legal
-/// move's; counted in the move order for version 4.
+/// The scored move at `board`, `None` if its rank is not a legal move's; counted in the move
+/// order.
 fn decode_scored_move(
     m: &mut Models,
     d: &mut Decoder,
     board: &Board,
-    version: u32,
     last_to: Option<u8>,
 ) -> (u32, Option<Move>) {
-    if version == 4 {
-        let list = board.legal_moves();
-        let moves = list.as_slice();
-        let rank = m.ranked_move[rank_context(board, moves.len())].decode(d);
-        let mv = m.order.nth(board, moves, rank as u8, last_to);
-        if let Some(mv) = mv {
-            m.order.played(board, mv);
-        }
-        (rank, mv)
-    } else {
-        let code = m.scored_move.decode(d);
-        (code, decode_move(board, code as u8))
+    let list = board.legal_moves();
+    let moves = list.as_slice();
+    let rank = m.ranked_move[rank_context(board, moves.len())].decode(d);
+    let mv = m.order.nth(board, moves, rank as u8, last_to);
+    if let Some(mv) = mv {
+        m.order.played(board, mv);
     }
+    (rank, mv)
 }
 
-/// The games of a coded body of `version` 2, 3 or 4, every move replayed and checked; `games`
-/// from the header.
-pub fn decode_games(body: &[u8], games: u32, version: u32) -> Result<Vec<GameRecord>, DataError> {
+/// The games of a coded body, every move replayed and checked; `games` from the header.
+pub fn decode_games(body: &[u8], games: u32) -> Result<Vec<GameRecord>, DataError> {
     let mut m = Models::default();
     let mut d = Decoder::new(body);
     let truncated = |d: &Decoder, what| {
@@ -275,7 +218,7 @@ pub fn decode_games(body: &[u8], games: u32, version: u32) -> Result<Vec<GameRec
             result,
             end,
         };
-        let mut scores = Scores::new(version);
+        let mut scores = Scores::default();
         let mut last_to = None;
         for ply in 0..plies {
             let opening = ply < opening_len;
@@ -283,7 +226,7 @@ pub fn decode_games(body: &[u8], games: u32, version: u32) -> Result<Vec<GameRec
                 let code = m.opening_move.decode(&mut d);
                 (code, decode_move(&board, code as u8))
             } else {
-                decode_scored_move(&mut m, &mut d, &board, version, last_to)
+                decode_scored_move(&mut m, &mut d, &board, last_to)
             };
             truncated(&d, "moves")?;
             let mv = mv.ok_or_else(|| {
@@ -294,14 +237,13 @@ pub fn decode_games(body: &[u8], games: u32, version: u32) -> Result<Vec<GameRec
             })?;
             if opening {
                 record.opening.push(mv);
-            } else if scores.stored(&board, mv, ply as usize) {
+            } else if trained_ply(&board, mv, ply as usize) {
                 let z = scores.model(&mut m).decode(&mut d);
                 truncated(&d, "scores")?;
                 let units = z
                     .and_then(|z| unzigzag(z).checked_add(scores.pred))
                     .ok_or_else(|| bad(format!("ply {}: bad score", ply + 1)))?;
-                let score = scores
-                    .score(units)
+                let score = Scores::score(units)
                     .ok_or_else(|| bad(format!("ply {}: bad score", ply + 1)))?;
                 record.scored.push((mv, score));
                 scores.advance(Some(units));

@@ -2,19 +2,21 @@
 //!
 //! `engram datagen` writes **chunks**: files of whole games, each game its random opening
 //! moves then, for every later ply, the move played and the search's score of the position
-//! before it. A move is its rank among the legal moves (ordered by their 16-bit encoding) and
-//! a score is an `i16`. Version 1 stores them as 3 bytes a position; version 2 range-codes
-//! the same fields (`coded.rs`), about 1.7 bytes a position on self-play data (1.85× smaller
-//! on five chunks of gen0 and gen5), and version 3 leaves out the scores of the positions the
-//! trainer never learns from ([`trained_ply`]: the first 16 plies, positions in check, and
-//! those whose move is a capture, en passant or promotion), about a third of them, for about
-//! 1.4 bytes a position. Version 4 codes each scored move by its rank in a move order
-//! (`order.rs`: captures and safe moves first, then the moves played most often so far in
-//! the chunk) and rounds the scores to 4 cp ([`quantise_score`]: at most 2 cp off, without
-//! bias), for about 1.1 bytes a position: a hundred million positions fit in about 110 MB,
-//! and the data of a first net in a few tens of megabytes — small enough to keep in the
-//! repository, from which every net can be retrained. All four versions are read; version 4
-//! is written.
+//! before it. The games are range-coded (`coded.rs`, which lists the models): an opening move
+//! as its index among the legal moves (ordered by their 16-bit encoding), a later move as its
+//! rank in a move order (`order.rs`: captures and safe moves first, then the moves played
+//! most often so far in the chunk), and a score only for the positions the trainer learns
+//! from ([`trained_ply`]: not the first 16 plies, positions in check, or those whose move is
+//! a capture, en passant or promotion; about a third of all positions are left out),
+//! rounded to 4 cp ([`quantise_score`]: at most 2 cp off, without bias). That is about 1.1
+//! bytes a position: a hundred million positions fit in about 110 MB, and the data of a
+//! first net in a few tens of megabytes — small enough to keep in the repository, from which
+//! every net can be retrained.
+//!
+//! This is format version 4, the one read and written. Versions 1 to 3 (3, 1.7 and 1.4 bytes
+//! a position) are no longer read: every chunk in `data/selfplay` is version 4, and older
+//! images in the git history are read (and rewritten in version 4 by `engram datagen
+//! --recode`) by the code of commit 98c958f and before.
 //!
 //! The trainer replays the games ([`chunk::read_chunk`]) and keeps the positions worth learning
 //! from ([`extract`]), packed into 32 bytes each ([`Packed`]).
@@ -26,7 +28,7 @@
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `ENGRAMGM` |
-//! | 8 | 4 | format version (1 to 4) |
+//! | 8 | 4 | format version (4) |
 //! | 12 | 4 | games |
 //! | 16 | 8 | scored positions (plies after the opening, summed over the games) |
 //! | 24 | 8 | the seed of the run |
@@ -36,19 +38,13 @@
 //! | 56 | 8 | body length in bytes |
 //! | 64 | 8 | xxh3-64 of the body |
 //!
-//! The body of version 1, each game: `u16` plies in all, `u8` opening plies (random, not
-//! scored), `u8` result from White's view (0 Black won, 1 draw, 2 White won), `u8` how it
-//! ended ([`End`]); then one byte per opening move; then three bytes per scored ply: the
-//! move's byte and the score (`i16`, centipawns from the side to move's view; mate scores as
-//! the engine gives them, ±(32000 − plies)).
-//!
-//! The body of version 2 holds the same fields in the same order, coded by an adaptive binary
-//! range coder; its models are listed in `coded.rs`. The body of version 3 is version 2's
-//! without the score of any position [`trained_ply`] refuses; those read back as
-//! [`UNSCORED`]. Scored positions (the header's count) are still every ply after the opening.
-//! The body of version 4 is version 3's with each scored move coded as its rank in the move
-//! order rather than its index among the legal moves, and each stored score as a number of
-//! 4 cp quanta; its scores read back as multiples of 4 ([`GameRecord::in_version`]).
+//! The body holds, for each game in turn: the plies in all, the opening (random, unscored)
+//! plies, the result from White's view (0 Black won, 1 draw, 2 White won), how it ended
+//! ([`End`]), the opening moves, then for each scored ply its move and, for a position
+//! [`trained_ply`] accepts, its score (centipawns from the side to move's view, a multiple of
+//! 4; mate scores as the engine gives them, ±(32000 − plies), rounded). The scores not stored
+//! read back as [`UNSCORED`] ([`GameRecord::as_stored`]). Scored positions (the header's
+//! count) are every ply after the opening.
 //!
 //! ## Which positions are trained on
 //!
@@ -79,7 +75,7 @@ use std::fmt;
 pub enum DataError {
     /// Not a chunk file.
     BadMagic,
-    /// A format version this build does not read.
+    /// A format version this build does not read (it reads version 4 only).
     Version(u32),
     /// The file ends early.
     Truncated {
@@ -104,7 +100,11 @@ impl fmt::Display for DataError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DataError::BadMagic => write!(f, "not an Engram games chunk (bad magic)"),
-            DataError::Version(v) => write!(f, "games chunk version {v} is not supported"),
+            DataError::Version(v) => write!(
+                f,
+                "games chunk version {v} is not supported (this build reads version {})",
+                chunk::VERSION
+            ),
             DataError::Truncated { what } => write!(f, "games chunk truncated (in {what})"),
             DataError::Checksum => write!(f, "games chunk damaged: checksum or length mismatch"),
             DataError::Malformed { game, why } => {

@@ -1,4 +1,4 @@
-//! The move order version 4 chunks code moves by: a move is stored as its rank in this order,
+//! The move order chunks code moves by: a move is stored as its rank in this order,
 //! and a good order puts the move the engine played near the top, where its rank is cheap.
 //!
 //! The order is a deterministic function of the position, the previous move's target square

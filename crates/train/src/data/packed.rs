@@ -185,8 +185,8 @@ impl Packed {
 /// Whether the position `board`, at `ply` plies from the start, before the move `mv` played
 /// from it, is one the trainer may learn from, whatever its score: from ply [`MIN_PLY`] on,
 /// the side to move not in check, and `mv` not a capture, en passant or promotion. (A
-/// position that passes is trained on unless its score is a mate score.) Format version 3
-/// stores the scores of these positions only.
+/// position that passes is trained on unless its score is a mate score.) A chunk stores the
+/// scores of these positions only.
 pub fn trained_ply(board: &Board, mv: Move, ply: usize) -> bool {
     let noisy = mv.is_promotion()
         || mv.is_en_passant()
@@ -207,8 +207,8 @@ pub fn extract(game: &GameRecord, out: &mut Vec<Packed>) -> usize {
 /// searches is less noisy than one. Measured, it made worse labels (`--smooth 3` lost
 /// −41 ± 36 Elo to the same net trained on the scores as they are; `docs/nets.md`'s nets
 /// table), so the trainer's default is 1. `smooth` 1 (or 0) is the position's own score.
-/// The mean also stops before a position whose score was not stored ([`UNSCORED`], as format
-/// version 3 leaves the positions no one trains on).
+/// The mean also stops before a position whose score was not stored ([`UNSCORED`], as a
+/// chunk leaves the positions no one trains on).
 pub fn extract_smoothed(game: &GameRecord, smooth: usize, out: &mut Vec<Packed>) -> usize {
     let mut board = Board::startpos();
     for &mv in &game.opening {

@@ -1,5 +1,4 @@
-//! An adaptive binary range coder (the design of LZMA's): the entropy coder of version 2
-//! chunks.
+//! An adaptive binary range coder (the design of LZMA's): the entropy coder of chunks.
 //!
 //! Every symbol is coded as bits, each under a [`Prob`]: an estimate, in 1/4096ths, that the
 //! next bit under it is 0, which moves a thirty-second of the way towards each bit it codes.

@@ -1,4 +1,5 @@
-//! One self-play game: its opening, its scored moves, its result; and the one-byte move code.
+//! One self-play game: its opening, its scored moves, its result; and the one-byte move code
+//! of its opening moves.
 
 use super::packed::trained_ply;
 use engram_chess::{Board, Move};
@@ -95,9 +96,9 @@ impl End {
     }
 }
 
-/// The score of a position whose score is not stored: format version 3 keeps only the scores
-/// of positions the trainer may learn from ([`crate::data::trained_ply`]); the others
-/// read back as this value, which no search returns (its scores lie within ±32,000).
+/// The score of a position whose score is not stored: a chunk keeps only the scores of
+/// positions the trainer may learn from ([`crate::data::trained_ply`]); the others read back
+/// as this value, which no search returns (its scores lie within ±32,000).
 pub const UNSCORED: i16 = i16::MIN;
 
 /// A game from the start position: random opening moves, then moves with their scores.
@@ -120,48 +121,32 @@ impl GameRecord {
         self.opening.len() + self.scored.len()
     }
 
-    /// The game as format version 3 keeps it: every score of a position the trainer does not
-    /// learn from ([`crate::data::trained_ply`]) replaced by [`UNSCORED`]. Training
-    /// on either gives the same positions with the same scores.
-    pub fn trained_scores_only(&self) -> GameRecord {
+    /// The game as a chunk stores it, and reads it back: every score of a position the trainer
+    /// does not learn from ([`crate::data::trained_ply`]) replaced by [`UNSCORED`], and every
+    /// other rounded by [`quantise_score`]. Training on either gives the same positions, their
+    /// scores within 2 cp.
+    pub fn as_stored(&self) -> GameRecord {
         let mut board = Board::startpos();
         for &mv in &self.opening {
             board.play(mv);
         }
         let mut out = self.clone();
         for (i, (mv, score)) in out.scored.iter_mut().enumerate() {
-            if !trained_ply(&board, *mv, self.opening.len() + i) {
-                *score = UNSCORED;
-            }
+            *score = if trained_ply(&board, *mv, self.opening.len() + i) && *score != UNSCORED {
+                quantise_score(*score)
+            } else {
+                UNSCORED
+            };
             board.play(*mv);
         }
         out
     }
-
-    /// The game as format `version` reads it back: as it is for versions 1 and 2,
-    /// [`GameRecord::trained_scores_only`] for version 3, and that with every kept score
-    /// rounded by [`quantise_score`] for version 4.
-    pub fn in_version(&self, version: u32) -> GameRecord {
-        match version {
-            1 | 2 => self.clone(),
-            3 => self.trained_scores_only(),
-            _ => {
-                let mut out = self.trained_scores_only();
-                for (_, score) in &mut out.scored {
-                    if *score != UNSCORED {
-                        *score = quantise_score(*score);
-                    }
-                }
-                out
-            }
-        }
-    }
 }
 
-/// Format version 4 stores scores to this many centipawns ([`quantise_score`]).
+/// A chunk stores scores to this many centipawns ([`quantise_score`]).
 pub const SCORE_QUANTUM: i16 = 4;
 
-/// `score` as format version 4 stores it: rounded to the nearest multiple of
+/// `score` as a chunk stores it: rounded to the nearest multiple of
 /// [`SCORE_QUANTUM`], a tie to the multiple that is an even number of quanta (so the rounding
 /// has no bias), and kept within ±32,764 (never [`UNSCORED`]). The error is at most 2 cp.
 pub fn quantise_score(score: i16) -> i16 {
