@@ -282,8 +282,8 @@ pub fn split(mut positions: Vec<Packed>, params: &TrainParams) -> (Vec<Packed>, 
 }
 
 /// Splits `positions` into training and validation positions by whole games (`game_ends`
-/// as in [`loader::Loaded`]): games taken in an order shuffled with the seed are held out
-/// until they hold the validation fraction of the positions. Positions after the last game
+/// as in [`Loaded`](crate::loader::Loaded)): games taken in an order shuffled with the seed
+/// are held out until they hold the validation fraction of the positions. Positions after the last game
 /// end, if any, count as one more game.
 pub fn split_games(
     positions: Vec<Packed>,
