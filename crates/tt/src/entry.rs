@@ -232,6 +232,20 @@ impl Data {
     }
 }
 
+/// A lower-bound record of `depth` with move `mv` (score 10, eval −3), for the crate's tests.
+#[cfg(test)]
+pub(crate) fn test_record(depth: i32, mv: u16) -> Record {
+    Record {
+        mv,
+        score: 10,
+        eval: -3,
+        depth,
+        bound: Bound::Lower,
+        pv: false,
+        nodes: 0,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -256,20 +256,8 @@ impl Shadow {
 
 #[cfg(test)]
 mod tests {
-    use crate::entry::{Bound, Record};
+    use crate::entry::test_record as rec;
     use crate::{Outcome, Policy, Table};
-
-    fn rec(depth: i32, mv: u16) -> Record {
-        Record {
-            mv,
-            score: 10,
-            eval: -3,
-            depth,
-            bound: Bound::Lower,
-            pv: false,
-            nodes: 0,
-        }
-    }
 
     #[test]
     fn shadow_keys_count_a_provoked_false_hit_exactly() {

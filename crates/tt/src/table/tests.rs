@@ -4,17 +4,7 @@ use super::*;
 use crate::cluster::Snapshot;
 use crate::entry::Bound;
 
-fn rec(depth: i32, mv: u16) -> Record {
-    Record {
-        mv,
-        score: 10,
-        eval: -3,
-        depth,
-        bound: Bound::Lower,
-        pv: false,
-        nodes: 0,
-    }
-}
+use crate::entry::test_record as rec;
 
 #[test]
 fn table_is_send_and_sync() {
