@@ -61,6 +61,10 @@ pub struct EngineConfig {
     pub use_tt: bool,
     /// Prefetch the children's table entries (off only for measurements; needs `use_tt`).
     pub prefetch: bool,
+    /// Internal iterative reduction at nodes without a table move. Always on in the engine;
+    /// only a build with the `lab` feature reads it (the TT lab turns it off to measure
+    /// policies without it).
+    pub iir: bool,
 }
 
 impl Default for EngineConfig {
@@ -81,6 +85,7 @@ impl Default for EngineConfig {
             use_nnue: NNUE_DEFAULT,
             use_tt: true,
             prefetch: true,
+            iir: true,
         }
     }
 }

@@ -45,6 +45,9 @@ enum Msg {
     SetTable(Arc<Table>, Sender<()>),
     /// Publish node counts here (the pool's thread count changed); acknowledge.
     Counters(NodeCounters, Sender<()>),
+    /// Send the laboratory's counters of table use.
+    #[cfg(feature = "lab")]
+    TtUse(Sender<crate::search::lab::TtUse>),
 }
 
 struct Worker {
@@ -252,6 +255,10 @@ fn worker_loop(mut searcher: Box<Searcher>, rx: Receiver<Msg>, control: Arc<Cont
                 searcher.counters = counters;
                 let _ = ack.send(());
             }
+            #[cfg(feature = "lab")]
+            Msg::TtUse(reply) => {
+                let _ = reply.send(searcher.tt_use.clone());
+            }
         }
     }
 }
@@ -375,6 +382,23 @@ impl Pool {
         }
         self.private = tables;
         Ok(())
+    }
+
+    /// How the threads used the table since they started, summed (the TT lab's counters).
+    /// Only while idle.
+    #[cfg(feature = "lab")]
+    pub fn tt_use(&self) -> crate::search::lab::TtUse {
+        let (tx, rx) = channel();
+        for w in &self.workers {
+            let _ = w.tx.send(Msg::TtUse(tx.clone()));
+        }
+        let mut sum = crate::search::lab::TtUse::default();
+        for _ in &self.workers {
+            if let Ok(t) = rx.recv() {
+                sum.add(&t);
+            }
+        }
+        sum
     }
 
     /// Forgets the history tables of every thread (`ucinewgame`). Only while idle.

@@ -1,6 +1,6 @@
 //! One engine, assembled in one place from an [`EngineConfig`]: the transposition table, the
 //! search threads and the flags that stop them. UCI, `bench`, `analyse` and `datagen` each
-//! hold a [`Session`]; a new configuration (a `setoption`) is applied by
+//! hold a [`Session`], and so does the TT lab; a new configuration (a `setoption`) is applied by
 //! [`Session::reconfigure`], which changes the table or the threads only when it must.
 
 use crate::config::EngineConfig;
@@ -165,6 +165,13 @@ impl Session {
     /// Searches `pos` to completion and returns the result.
     pub fn search(&mut self, pos: &Position, limits: SearchLimits) -> SearchResult {
         self.pool.search(pos, limits, &self.config)
+    }
+
+    /// How the threads used the table since they started (the TT lab's counters; a build
+    /// with the `lab` feature). Only while idle.
+    #[cfg(feature = "lab")]
+    pub fn tt_use(&self) -> crate::search::lab::TtUse {
+        self.pool.tt_use()
     }
 
     /// The number of search threads.

@@ -14,7 +14,8 @@ use crate::report::format_int;
 use anyhow::{anyhow, Context as _};
 use engram::config::EngineConfig;
 use engram::search::lab::TtUse;
-use engram::search::{Control, SearchLimits, Searcher};
+use engram::search::SearchLimits;
+use engram::session::Session;
 use engram_chess::{Board, Position};
 use engram_tt::{Policy, Table};
 use std::sync::Arc;
@@ -94,49 +95,64 @@ pub struct Searched {
     pub iir: u64,
 }
 
-/// A one-thread searcher on a table, with its counters. (Not a `Session`: the lab reads the
-/// searcher's own counters after each search, so it keeps the searcher on its thread.)
+/// The engine as the studies run it: a [`Session`] of one search thread on a table built to
+/// order, configured as the engine is by default except for what a study changes.
 pub struct Lab {
-    searcher: Searcher,
-    config: Arc<EngineConfig>,
+    session: Session,
 }
 
 impl Lab {
-    /// A searcher on `table`, silent, prefetching or not, otherwise configured as the engine
-    /// is by default.
-    pub fn new(table: Arc<Table>, prefetch: bool) -> Lab {
-        let searcher = Searcher::new(table, Arc::new(Control::default()));
-        let config = Arc::new(EngineConfig {
-            prefetch,
-            ..EngineConfig::default()
-        });
-        Lab { searcher, config }
+    /// One search thread on `table`, silent, prefetching or not, otherwise configured as the
+    /// engine is by default.
+    pub fn new(table: Table, prefetch: bool) -> Lab {
+        Lab::with_config(
+            table,
+            EngineConfig {
+                prefetch,
+                ..EngineConfig::default()
+            },
+        )
+    }
+
+    /// One search thread on `table`, configured by `config` (its table settings unused).
+    pub fn with_config(table: Table, config: EngineConfig) -> Lab {
+        let config = EngineConfig {
+            threads: 1,
+            ..config
+        };
+        let session = Session::with_table(config, table).expect("one search thread starts");
+        Lab { session }
     }
 
     /// A prefetching searcher on a new table built from `spec`.
     pub fn on(spec: &TableSpec) -> anyhow::Result<Lab> {
-        Ok(Lab::new(Arc::new(spec.build()?), true))
+        Ok(Lab::new(spec.build()?, true))
     }
 
     /// Turns internal iterative reduction on (the engine's search) or off.
     pub fn set_iir(&mut self, on: bool) {
-        self.searcher.tt_use.iir_on = on;
+        let config = EngineConfig {
+            iir: on,
+            ..(**self.session.config()).clone()
+        };
+        self.session
+            .reconfigure(config)
+            .expect("the table and threads stay");
     }
 
     /// The table.
     pub fn table(&self) -> &Arc<Table> {
-        &self.searcher.tt
+        self.session.table()
     }
 
     /// How the search used the table since the lab was made.
-    pub fn tt_use(&self) -> &TtUse {
-        &self.searcher.tt_use
+    pub fn tt_use(&self) -> TtUse {
+        self.session.tt_use()
     }
 
     /// Forgets everything learned: table, histories, pawn hash.
     pub fn forget(&mut self) {
-        self.searcher.tt.clear(1);
-        self.searcher.clear();
+        self.session.new_game();
     }
 
     /// Searches `pos` to `depth` (a new search for the table).
@@ -145,17 +161,16 @@ impl Lab {
             depth: Some(depth),
             ..SearchLimits::default()
         };
-        self.searcher.tt.new_search();
-        let iir = self.searcher.tt_use.iir;
+        let iir = self.tt_use().iir;
         let start = Instant::now();
-        let r = self.searcher.search(pos, limits, &self.config);
+        let r = self.session.search(pos, limits);
         let time = start.elapsed();
         Searched {
             nodes: r.nodes,
             time,
             best: pos.board().to_uci(r.best),
             score: r.score,
-            iir: self.searcher.tt_use.iir - iir,
+            iir: self.tt_use().iir - iir,
         }
     }
 }
@@ -329,7 +344,7 @@ mod tests {
     use super::*;
 
     fn lab(spec: TableSpec) -> Lab {
-        Lab::new(Arc::new(spec.build().unwrap()), true)
+        Lab::new(spec.build().unwrap(), true)
     }
 
     #[test]
@@ -385,6 +400,25 @@ mod tests {
             assert_eq!(first, nodes(&mut a), "{policy:?}");
             assert_eq!(first, nodes(&mut lab(spec)), "{policy:?}");
         }
+    }
+
+    #[test]
+    fn iir_can_be_turned_off_and_is_counted() {
+        let pos = Named {
+            name: "kiwipete".into(),
+            fen: "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".into(),
+        };
+        let spec = TableSpec::entries(Policy::default(), 1 << 12);
+        let mut on = lab(spec);
+        let with = single(&mut on, &pos, 7).unwrap();
+        assert!(with.iir > 0);
+        assert_eq!(on.tt_use().iir, with.iir);
+        on.set_iir(false);
+        let without = single(&mut on, &pos, 7).unwrap();
+        assert_eq!(without.iir, 0);
+        assert_ne!(with.nodes, without.nodes);
+        on.set_iir(true);
+        assert_eq!(single(&mut on, &pos, 7).unwrap().nodes, with.nodes);
     }
 
     #[test]

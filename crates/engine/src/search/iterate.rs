@@ -28,6 +28,10 @@ impl Searcher {
         self.config = config.clone();
         self.use_tt = config.use_tt;
         self.prefetch = config.prefetching();
+        #[cfg(feature = "lab")]
+        {
+            self.tt_use.iir_on = config.iir;
+        }
         self.pos = pos.clone();
         self.nodes = 0;
         self.seldepth = 0;

@@ -36,7 +36,8 @@ pub struct TtUse {
     /// A policy that loses more entries searches fewer nodes to the same nominal depth this
     /// way, so fixed-depth node counts alone flatter it.
     pub iir: u64,
-    /// Whether internal iterative reduction is on (it always is outside the laboratory).
+    /// Whether internal iterative reduction is on: [`crate::config::EngineConfig::iir`],
+    /// set by each search.
     pub iir_on: bool,
 }
 

@@ -8,7 +8,6 @@ use crate::report::{format_f, format_int, Align, Section, Table};
 use crate::runner::{single, Lab, Searched, TableSpec};
 use engram::search::MATE_BOUND;
 use engram_tt::{Policy, ShadowStats};
-use std::sync::Arc;
 
 /// The question this study answers.
 pub const QUESTION: &str =
@@ -61,7 +60,7 @@ pub fn run_width(
         shadow_bits: Some(bits),
         ..TableSpec::entries(Policy::default(), entries)
     };
-    let mut lab = Lab::new(Arc::new(spec.build()?), true);
+    let mut lab = Lab::new(spec.build()?, true);
     let results = positions
         .iter()
         .map(|p| single(&mut lab, p, depth))

@@ -9,7 +9,6 @@ use crate::report::{format_f, format_int, Align, Section, Table};
 use crate::runner::{positions as game_positions, single, Lab, TableSpec};
 use engram::search::lab::{TtUse, DEPTHS, PHASES};
 use engram_tt::Policy;
-use std::sync::Arc;
 
 /// The question this study answers.
 pub const QUESTION: &str =
@@ -56,7 +55,7 @@ pub fn run(ctx: &Ctx) -> anyhow::Result<Section> {
     let bar = ctx.bar((seqs.len() + singles.len()) as u64, "recurrence");
 
     // Game sequences: table kept across a game's searches.
-    let mut games = Lab::new(Arc::new(spec.build()?), true);
+    let mut games = Lab::new(spec.build()?, true);
     for s in &seqs {
         let ps = game_positions(s, searches)?;
         games.forget();
@@ -66,13 +65,13 @@ pub fn run(ctx: &Ctx) -> anyhow::Result<Section> {
         bar.inc(1);
     }
     // Single positions: empty table each.
-    let mut fresh = Lab::new(Arc::new(spec.build()?), true);
+    let mut fresh = Lab::new(spec.build()?, true);
     for p in &singles {
         single(&mut fresh, p, depth)?;
         bar.inc(1);
     }
     bar.finish_and_clear();
-    let (g, f) = (games.tt_use(), fresh.tt_use());
+    let (g, f) = (&games.tt_use(), &fresh.tt_use());
 
     let mut sec = Section::new(StudyId::Recurrence.title());
     sec.para(format!("**Question.** {QUESTION}"));

@@ -9,7 +9,6 @@ use crate::positions;
 use crate::report::{format_f, format_int, Align, Section, Table};
 use crate::runner::{self, positions as game_positions, Lab, Spread, TableSpec, Totals};
 use engram_tt::Policy;
-use std::sync::Arc;
 
 /// The question this study answers.
 pub const QUESTION: &str =
@@ -109,7 +108,7 @@ pub fn run(ctx: &Ctx) -> anyhow::Result<Section> {
     let mut speeds: Vec<Vec<f64>> = vec![Vec::new(); SHAPES.len()];
     for _ in 0..set.rounds {
         for (i, &(_, policy)) in SHAPES.iter().enumerate() {
-            let mut lab = Lab::new(Arc::new(TableSpec::mib(policy, set.big_mib).build()?), true);
+            let mut lab = Lab::new(TableSpec::mib(policy, set.big_mib).build()?, true);
             speeds[i].push(runner::play(&mut lab, &games, set.seq_depth).nps());
             bar.inc(1);
         }

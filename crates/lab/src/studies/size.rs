@@ -8,7 +8,6 @@ use crate::positions::{self, Sequence};
 use crate::report::{format_f, format_int, Align, Section, Table};
 use crate::runner::{play, positions as game_positions, Lab, Spread, TableSpec, Totals};
 use engram_tt::Policy;
-use std::sync::Arc;
 
 /// The question this study answers.
 pub const QUESTION: &str =
@@ -67,10 +66,7 @@ pub fn run(ctx: &Ctx) -> anyhow::Result<Section> {
     let mut by_size = Vec::new();
     for &mib in &set.sizes {
         bar.set_message(format!("{mib} MiB"));
-        let mut lab = Lab::new(
-            Arc::new(TableSpec::mib(Policy::default(), mib).build()?),
-            true,
-        );
+        let mut lab = Lab::new(TableSpec::mib(Policy::default(), mib).build()?, true);
         by_size.push((mib, play(&mut lab, &games, set.depth)));
         bar.inc(1);
     }
@@ -85,7 +81,7 @@ pub fn run(ctx: &Ctx) -> anyhow::Result<Section> {
                 huge_pages: huge,
                 ..TableSpec::mib(Policy::default(), set.big)
             };
-            let mut lab = Lab::new(Arc::new(spec.build()?), prefetch);
+            let mut lab = Lab::new(spec.build()?, prefetch);
             let t = play(&mut lab, &games, set.depth);
             speeds[i].push(t.nps());
             nodes[i] = t.nodes;
