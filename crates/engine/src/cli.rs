@@ -109,6 +109,38 @@ pub fn info_text(info: &engram_tt::FileInfo) -> String {
     out
 }
 
+/// The parser of every `--threads`: 1 to the `Threads` option's maximum.
+pub fn threads_parser() -> RangedU64ValueParser<usize> {
+    RangedU64ValueParser::new().range(1..=THREADS_MAX as u64)
+}
+
+/// The parser of every `--hash` (MiB): `min` to the `Hash` option's maximum.
+pub fn hash_parser(min: u64) -> RangedU64ValueParser<usize> {
+    RangedU64ValueParser::new().range(min..=HASH_MAX as u64)
+}
+
+/// `--threads` and `--hash` of the subcommands that search as the engine does (`bench`,
+/// `analyse`): the UCI options `Threads` and `Hash`, declared once.
+#[derive(Clone, Copy, Debug, Args)]
+pub struct EngineArgs {
+    /// Search threads (the UCI option `Threads`).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = EngineConfig::default().threads,
+        value_parser = threads_parser(),
+    )]
+    pub threads: usize,
+    /// Table size in MiB (the UCI option `Hash`).
+    #[arg(
+        long,
+        value_name = "MiB",
+        default_value_t = EngineConfig::default().hash,
+        value_parser = hash_parser(1),
+    )]
+    pub hash: usize,
+}
+
 /// `engram perft <depth> [--fen FEN] [--chess960] [--hash MiB] [--threads N]`.
 #[derive(Debug, Args)]
 pub struct PerftArgs {
@@ -128,7 +160,7 @@ pub struct PerftArgs {
         long,
         value_name = "MiB",
         default_value_t = 0,
-        value_parser = RangedU64ValueParser::<usize>::new().range(0..=HASH_MAX as u64),
+        value_parser = hash_parser(0),
     )]
     pub hash: usize,
     /// Threads counting at once, sharing the table; the output does not depend on it.
@@ -136,7 +168,7 @@ pub struct PerftArgs {
         long,
         value_name = "N",
         default_value_t = 1,
-        value_parser = RangedU64ValueParser::<usize>::new().range(1..=THREADS_MAX as u64),
+        value_parser = threads_parser(),
     )]
     pub threads: usize,
 }
@@ -154,22 +186,9 @@ pub struct BenchArgs {
     /// Disable the transposition table (to measure what it saves).
     #[arg(long)]
     pub no_tt: bool,
-    /// Search threads.
-    #[arg(
-        long,
-        value_name = "N",
-        default_value_t = EngineConfig::default().threads,
-        value_parser = RangedU64ValueParser::<usize>::new().range(1..=THREADS_MAX as u64),
-    )]
-    pub threads: usize,
-    /// Table size in MiB.
-    #[arg(
-        long,
-        value_name = "MiB",
-        default_value_t = EngineConfig::default().hash,
-        value_parser = RangedU64ValueParser::<usize>::new().range(1..=HASH_MAX as u64),
-    )]
-    pub hash: usize,
+    /// Threads and table size.
+    #[command(flatten)]
+    pub engine: EngineArgs,
     /// Give each thread its own table instead of sharing one.
     #[arg(long)]
     pub private_tt: bool,
@@ -241,8 +260,8 @@ impl BenchArgs {
     pub fn config(&self) -> Result<bench::Config, String> {
         let mut engine = EngineConfig {
             use_tt: !self.no_tt,
-            threads: self.threads,
-            hash: self.hash,
+            threads: self.engine.threads,
+            hash: self.engine.hash,
             etc: self.etc,
             use_nnue: self.nnue,
             ..EngineConfig::default()
@@ -386,6 +405,22 @@ mod tests {
             assert!(parse(&["bench", flag, &max.to_string()]).is_ok());
             assert!(parse(&["bench", flag, &(max + 1).to_string()]).is_err());
             assert!(parse(&["bench", flag, "0"]).is_err());
+            // The same declaration serves analyse and datagen.
+            assert!(parse(&["analyse", flag, &max.to_string()]).is_ok());
+            assert!(parse(&["analyse", flag, &(max + 1).to_string()]).is_err());
+            assert!(parse(&["analyse", flag, "0"]).is_err());
+            #[cfg(feature = "train")]
+            assert!(parse(&["datagen", "--positions", "1", flag, "0"]).is_err());
         }
+        // Analysis keeps its larger default table; bench has the engine's.
+        let Some(Command::Analyse(a)) = parse(&["analyse"]).unwrap().command else {
+            panic!("not analyse");
+        };
+        assert_eq!((a.engine.threads, a.engine.hash), (1, 64));
+        let Some(Command::Bench(b)) = parse(&["bench"]).unwrap().command else {
+            panic!("not bench");
+        };
+        let d = EngineConfig::default();
+        assert_eq!((b.engine.threads, b.engine.hash), (d.threads, d.hash));
     }
 }

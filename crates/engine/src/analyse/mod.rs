@@ -17,7 +17,7 @@ pub mod position;
 pub mod session;
 pub mod text;
 
-use crate::options::{HASH_MAX, MULTIPV_MAX, THREADS_MAX};
+use crate::options::MULTIPV_MAX;
 use clap::builder::RangedU64ValueParser;
 use clap::{value_parser, Args};
 use engram_chess::STARTPOS;
@@ -29,8 +29,12 @@ pub const DEFAULT_POSITION_MS: u64 = 10_000;
 /// Seconds per move when no limit is given, for `--pgn`.
 pub const DEFAULT_MOVE_MS: u64 = 1_000;
 
+/// `--hash` of `engram analyse`, MiB: more than the engine's default, for long analysis.
+pub const ANALYSE_HASH_DEFAULT: &str = "64";
+
 /// `engram analyse ...`.
 #[derive(Debug, Args)]
+#[command(mut_arg("hash", |a| a.default_value(ANALYSE_HASH_DEFAULT)))]
 pub struct AnalyseArgs {
     /// The position, in FEN (default: the start position).
     #[arg(long, value_name = "FEN", conflicts_with = "pgn")]
@@ -70,22 +74,9 @@ pub struct AnalyseArgs {
         value_parser = RangedU64ValueParser::<usize>::new().range(1..=MULTIPV_MAX as u64),
     )]
     pub multipv: usize,
-    /// Search threads.
-    #[arg(
-        long,
-        value_name = "N",
-        default_value_t = 1,
-        value_parser = RangedU64ValueParser::<usize>::new().range(1..=THREADS_MAX as u64),
-    )]
-    pub threads: usize,
-    /// Table size in MiB.
-    #[arg(
-        long,
-        value_name = "MiB",
-        default_value_t = 64,
-        value_parser = RangedU64ValueParser::<usize>::new().range(1..=HASH_MAX as u64),
-    )]
-    pub hash: usize,
+    /// Threads and table size (`--hash` defaults to 64 MiB here).
+    #[command(flatten)]
+    pub engine: crate::cli::EngineArgs,
     /// A compact memory file: loaded into the table before, merged with this run's deep
     /// entries and saved (atomically) after. Created if missing.
     #[arg(long, value_name = "FILE")]
@@ -147,8 +138,8 @@ impl AnalyseArgs {
         };
         let limits = self.limits();
         let (mut session, note) = Session::new(
-            self.threads,
-            self.hash,
+            self.engine.threads,
+            self.engine.hash,
             limits.multipv,
             self.memory.clone(),
             self.memory_depth,

@@ -41,7 +41,7 @@ pub struct DatagenArgs {
     #[arg(long, value_name = "DIR", conflicts_with_all = ["out", "positions"])]
     pub stats: Option<PathBuf>,
     /// Threads playing games.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::cli::threads_parser())]
     pub threads: usize,
     /// Nodes searched per move.
     #[arg(long, default_value_t = 5000)]
@@ -56,7 +56,7 @@ pub struct DatagenArgs {
     #[arg(long, default_value_t = 100)]
     pub chunk_games: u64,
     /// Table size per thread, MiB (cleared before every game).
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, value_name = "MiB", default_value_t = 16, value_parser = crate::cli::hash_parser(1))]
     pub hash: usize,
     /// Evaluate with this network file instead of the hand-crafted evaluation.
     #[arg(long, value_name = "FILE", conflicts_with = "nnue")]
@@ -120,8 +120,9 @@ impl DatagenArgs {
     /// Checks the arguments, the directory and its manifest; returns the positions in each
     /// chunk already there.
     fn prepare(&self, dir: &Path, generator: &Generator) -> Result<BTreeMap<u64, u64>, String> {
-        if self.threads == 0 || self.threads > 256 {
-            return Err(format!("--threads {}: must be 1..=256", self.threads));
+        let max = crate::options::THREADS_MAX;
+        if self.threads == 0 || self.threads > max {
+            return Err(format!("--threads {}: must be 1..={max}", self.threads));
         }
         if self.nodes == 0 || self.chunk_games == 0 || self.chunk_games > 100_000 {
             return Err("--nodes and --chunk-games (at most 100000) must be positive".into());
