@@ -4,10 +4,9 @@
 //! constants the UCI side uses too ([`crate::options`], [`crate::perft::MAX_DEPTH`],
 //! [`crate::bench::MAX_DEPTH`]).
 
+use crate::args::{hash_parser, threads_parser, EngineArgs};
 use crate::config::EngineConfig;
-use crate::options::{HASH_MAX, THREADS_MAX};
 use crate::{bench, perft, uci};
-use clap::builder::RangedU64ValueParser;
 use clap::{value_parser, Args, Parser, Subcommand};
 use engram_chess::{Board, STARTPOS};
 use std::time::Instant;
@@ -107,38 +106,6 @@ pub fn info_text(info: &engram_tt::FileInfo) -> String {
         info.checksum
     );
     out
-}
-
-/// The parser of every `--threads`: 1 to the `Threads` option's maximum.
-pub fn threads_parser() -> RangedU64ValueParser<usize> {
-    RangedU64ValueParser::new().range(1..=THREADS_MAX as u64)
-}
-
-/// The parser of every `--hash` (MiB): `min` to the `Hash` option's maximum.
-pub fn hash_parser(min: u64) -> RangedU64ValueParser<usize> {
-    RangedU64ValueParser::new().range(min..=HASH_MAX as u64)
-}
-
-/// `--threads` and `--hash` of the subcommands that search as the engine does (`bench`,
-/// `analyse`): the UCI options `Threads` and `Hash`, declared once.
-#[derive(Clone, Copy, Debug, Args)]
-pub struct EngineArgs {
-    /// Search threads (the UCI option `Threads`).
-    #[arg(
-        long,
-        value_name = "N",
-        default_value_t = EngineConfig::default().threads,
-        value_parser = threads_parser(),
-    )]
-    pub threads: usize,
-    /// Table size in MiB (the UCI option `Hash`).
-    #[arg(
-        long,
-        value_name = "MiB",
-        default_value_t = EngineConfig::default().hash,
-        value_parser = hash_parser(1),
-    )]
-    pub hash: usize,
 }
 
 /// `engram perft <depth> [--fen FEN] [--chess960] [--hash MiB] [--threads N]`.
@@ -280,6 +247,7 @@ impl BenchArgs {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::options::{HASH_MAX, THREADS_MAX};
     use clap::CommandFactory;
 
     fn parse(args: &[&str]) -> Result<Cli, clap::Error> {

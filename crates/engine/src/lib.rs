@@ -4,6 +4,7 @@
 //! (on by default), which links the training crate, `engram-train`.
 
 pub mod analyse;
+pub mod args;
 pub mod bench;
 pub mod cli;
 pub mod config;

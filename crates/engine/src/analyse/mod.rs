@@ -76,7 +76,7 @@ pub struct AnalyseArgs {
     pub multipv: usize,
     /// Threads and table size (`--hash` defaults to 64 MiB here).
     #[command(flatten)]
-    pub engine: crate::cli::EngineArgs,
+    pub engine: crate::args::EngineArgs,
     /// A compact memory file: loaded into the table before, merged with this run's deep
     /// entries and saved (atomically) after. Created if missing.
     #[arg(long, value_name = "FILE")]

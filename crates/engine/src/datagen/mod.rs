@@ -41,7 +41,7 @@ pub struct DatagenArgs {
     #[arg(long, value_name = "DIR", conflicts_with_all = ["out", "positions"])]
     pub stats: Option<PathBuf>,
     /// Threads playing games.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::cli::threads_parser())]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::args::threads_parser())]
     pub threads: usize,
     /// Nodes searched per move.
     #[arg(long, default_value_t = 5000)]
@@ -56,7 +56,7 @@ pub struct DatagenArgs {
     #[arg(long, default_value_t = 100)]
     pub chunk_games: u64,
     /// Table size per thread, MiB (cleared before every game).
-    #[arg(long, value_name = "MiB", default_value_t = 16, value_parser = crate::cli::hash_parser(1))]
+    #[arg(long, value_name = "MiB", default_value_t = 16, value_parser = crate::args::hash_parser(1))]
     pub hash: usize,
     /// Evaluate with this network file instead of the hand-crafted evaluation.
     #[arg(long, value_name = "FILE", conflicts_with = "nnue")]

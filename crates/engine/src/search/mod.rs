@@ -16,14 +16,14 @@
 //! | `node.rs` | negamax: pruning, the move loop, the later-move ladder, history updates |
 //! | `qsearch.rs` | quiescence search |
 //! | `tt.rs` | how the search uses the table: probe to cutoff, store, mate scores |
-//! | `etc.rs` | enhanced transposition cutoffs: the children's entries before the moves |
+//! | `enhanced_cutoffs.rs` | enhanced transposition cutoffs: the children's entries before the moves |
 //! | `correction.rs` | the static evaluation's correction by pawn structure |
 //! | `smp.rs` | Lazy SMP's bookkeeping (threads spread over depths) |
 //! | `params.rs` | every tunable constant, named |
 //! | `picker.rs`, `history.rs`, `see.rs` | move ordering, its statistics, static exchange |
 
 mod correction;
-mod etc;
+mod enhanced_cutoffs;
 pub mod history;
 mod iterate;
 #[cfg(feature = "lab")]

@@ -160,7 +160,7 @@ impl Searcher {
             }
         }
 
-        // Enhanced transposition cutoffs: a child's entry may prove the fail high (`etc.rs`).
+        // Enhanced transposition cutoffs: a child's entry may prove the fail high (`enhanced_cutoffs.rs`).
         if !PV && !singular_search {
             if let Some((score, mv)) = self.etc(&board, depth, beta, ply) {
                 self.store::<false>(key, ply, depth, score, alpha, beta, mv, stored_eval, 0);

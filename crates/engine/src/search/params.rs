@@ -146,7 +146,7 @@ params! {
     /// Singular extensions: at most this many double extensions on a path from the root.
     se_double_max: 6, 0..=20;
     /// Shallowest zero-window node that looks its children up for an enhanced transposition
-    /// cutoff (`etc.rs`).
+    /// cutoff (`enhanced_cutoffs.rs`).
     etc_min_depth: 6, 2..=16;
     /// Late-move pruning: quiet moves searched before the rest are skipped, plus depth².
     lmp_base: 3, 1..=10;
