@@ -19,6 +19,7 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod board;
+pub mod book;
 pub mod castling;
 pub mod chess_move;
 pub mod fen;
@@ -35,6 +36,7 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use board::{Board, Keys};
+pub use book::{Book, BookError, BookMove};
 pub use castling::{CastleSide, CastlingRights};
 pub use chess_move::{Move, MoveKind};
 pub use fen::{FenError, STARTPOS};

@@ -34,6 +34,8 @@ pub enum Command {
     /// Hash files (saved tables and compact memories).
     #[command(subcommand)]
     Hash(HashCommand),
+    /// Show the moves a Polyglot opening book holds for a position.
+    Book(BookArgs),
     /// Analyse a position, or annotate the games of a PGN file, for people (or as JSON).
     Analyse(crate::analyse::AnalyseArgs),
     /// Play self-play games at fixed nodes per move and write them as training data
@@ -81,6 +83,50 @@ impl HashCommand {
                 Ok(())
             }
         }
+    }
+}
+
+/// `engram book FILE [--fen FEN] [--moves "e2e4 e7e5 ..."]`.
+#[derive(Debug, Args)]
+pub struct BookArgs {
+    /// The Polyglot book (`.bin`).
+    pub file: std::path::PathBuf,
+    /// The position (default: the start position).
+    #[arg(long, default_value = STARTPOS)]
+    pub fen: String,
+    /// Moves played from that position first (UCI or SAN, separated by spaces).
+    #[arg(long, default_value = "")]
+    pub moves: String,
+}
+
+impl BookArgs {
+    /// The book's moves for the position, one line each: SAN, UCI, weight and share.
+    pub fn run(&self) -> Result<String, String> {
+        let book = engram_chess::Book::load(&self.file).map_err(|e| e.to_string())?;
+        let mut board = Board::from_fen(&self.fen, false).map_err(|e| e.to_string())?;
+        for text in self.moves.split_whitespace() {
+            let mv = board
+                .parse_uci(text)
+                .or_else(|_| board.parse_san(text))
+                .map_err(|_| format!("'{text}' is not a legal move here"))?;
+            board.play(mv);
+        }
+        let moves = book.moves(&board);
+        if moves.is_empty() {
+            return Ok(format!("no book moves for {}\n", board.to_fen()));
+        }
+        let total: u64 = moves.iter().map(|b| u64::from(b.weight)).sum();
+        let mut out = format!("{} book moves for {}\n", moves.len(), board.to_fen());
+        for b in &moves {
+            let share = 100.0 * f64::from(b.weight) / total.max(1) as f64;
+            out += &format!(
+                "{:<8} {:<6} weight {:>5}  {share:5.1}%\n",
+                board.to_san(b.mv),
+                board.to_uci(b.mv),
+                b.weight
+            );
+        }
+        Ok(out)
     }
 }
 
@@ -191,6 +237,7 @@ impl Command {
             Command::Perft(args) => args.run(),
             Command::Bench(args) => bench::print(args.config()?),
             Command::Hash(hash) => hash.run(),
+            Command::Book(args) => args.run().map(|text| print!("{text}")),
             Command::Analyse(args) => args.run(),
             #[cfg(feature = "train")]
             Command::Datagen(args) => args.run().map(|summary| println!("{summary}")),

@@ -3,6 +3,7 @@
 //! every search thread reads the same `Arc` of it. UCI, `bench`, `analyse`, `datagen` and the
 //! lab all start from [`EngineConfig::default`] and change what they need.
 
+use engram_chess::Book;
 use engram_nnue::Network;
 use std::sync::Arc;
 
@@ -57,6 +58,14 @@ pub struct EngineConfig {
     pub net: Arc<Network>,
     /// `Use NNUE`: evaluate with [`EngineConfig::net`] (else the hand-crafted evaluation).
     pub use_nnue: bool,
+    /// `OwnBook`: play from the opening book (`Book File`) while it has a move.
+    pub own_book: bool,
+    /// `Book File`: the Polyglot book file loaded (empty: none).
+    pub book_file: String,
+    /// The book `Book File` names, loaded (`None`: no book).
+    pub book: Option<Arc<Book>>,
+    /// `Best Book Move`: always the book's heaviest move (else one drawn by weight).
+    pub best_book_move: bool,
     /// Use the table (off only to measure what it saves: `bench --no-tt`).
     pub use_tt: bool,
     /// Prefetch the children's table entries (off only for measurements; needs `use_tt`).
@@ -83,6 +92,10 @@ impl Default for EngineConfig {
             eval_file: String::new(),
             net: crate::eval::nnue::default_net(),
             use_nnue: NNUE_DEFAULT,
+            own_book: false,
+            book_file: String::new(),
+            book: None,
+            best_book_move: false,
             use_tt: true,
             prefetch: true,
             iir: true,
@@ -133,6 +146,32 @@ impl EngineConfig {
         };
         self.eval_file = path.to_string();
         Ok(())
+    }
+
+    /// `Book File`: loads the Polyglot book `path` (empty: no book). A bad file is an error
+    /// that names the book that stays.
+    pub fn load_book(&mut self, path: &str) -> Result<(), String> {
+        if path.is_empty() {
+            self.book = None;
+        } else {
+            let book = Book::load(path.as_ref())
+                .map_err(|e| format!("book {path}: {e}; {}", self.book_text()))?;
+            self.book = Some(Arc::new(book));
+        }
+        self.book_file = path.to_string();
+        Ok(())
+    }
+
+    /// The opening book loaded, in words.
+    pub fn book_text(&self) -> String {
+        match &self.book {
+            Some(book) => format!(
+                "the opening book is {} ({} entries)",
+                self.book_file,
+                book.len()
+            ),
+            None => "no opening book is loaded".into(),
+        }
     }
 
     /// Whether the search threads should prefetch (only with the table in use).

@@ -56,6 +56,8 @@ pub enum Effect {
     LoadHash,
     /// A network was loaded (`EvalFile`): say which.
     NetLoaded,
+    /// An opening book was loaded (`Book File`): say what it holds.
+    BookLoaded,
 }
 
 /// An option's UCI type, with its default and limits.
@@ -169,6 +171,9 @@ const NEVER_CLEAR_HASH: &str = "Never Clear Hash";
 const ETC: &str = "ETC";
 const EVAL_FILE: &str = "EvalFile";
 const USE_NNUE: &str = "Use NNUE";
+const OWN_BOOK: &str = "OwnBook";
+const BOOK_FILE: &str = "Book File";
+const BEST_BOOK_MOVE: &str = "Best Book Move";
 
 /// The engine's options, in the order `uci` lists them.
 pub const OPTIONS: &[Declaration] = &[
@@ -328,6 +333,33 @@ pub const OPTIONS: &[Declaration] = &[
         doc: "evaluate with the network (`EvalFile`) instead of the hand-crafted evaluation",
         apply: |c, _, v| {
             c.use_nnue = v.on();
+            Ok(Effect::None)
+        },
+    },
+    Declaration {
+        name: OWN_BOOK,
+        kind: Kind::Check { default: false },
+        doc: "play from the opening book (`Book File`) without searching while it has a move (not under `go infinite`, `ponder` or `mate`)",
+        apply: |c, _, v| {
+            c.own_book = v.on();
+            Ok(Effect::None)
+        },
+    },
+    Declaration {
+        name: BOOK_FILE,
+        kind: Kind::String { default: "" },
+        doc: "a Polyglot opening book (`.bin`), read into memory; a bad file gets an error and the current book stays",
+        apply: |c, _, v| {
+            c.load_book(v.text())?;
+            Ok(Effect::BookLoaded)
+        },
+    },
+    Declaration {
+        name: BEST_BOOK_MOVE,
+        kind: Kind::Check { default: false },
+        doc: "play the book's heaviest move (else a move drawn with probability proportional to its weight)",
+        apply: |c, _, v| {
+            c.best_book_move = v.on();
             Ok(Effect::None)
         },
     },

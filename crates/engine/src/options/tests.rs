@@ -40,6 +40,8 @@ fn each_option_writes_its_field_of_the_configuration() {
         "setoption name ETC value true",
         "setoption name Use NNUE value false",
         "setoption name Ponder value true",
+        "setoption name OwnBook value true",
+        "setoption name Best Book Move value true",
     ]);
     assert_eq!(
         (c.hash, c.threads, c.multipv, c.move_overhead, c.chess960),
@@ -48,6 +50,7 @@ fn each_option_writes_its_field_of_the_configuration() {
     assert_eq!((c.replacement, c.replacement_age), ("TwoTier", 3));
     assert_eq!(c.hash_file, "/tmp/a b.hash");
     assert!(c.never_clear_hash && c.etc && !c.use_nnue);
+    assert!(c.own_book && c.best_book_move);
     // Buttons leave the configuration alone and ask for an action.
     for (line, effect) in [
         ("setoption name Clear Hash", Effect::ClearHash),
@@ -69,6 +72,16 @@ fn each_option_writes_its_field_of_the_configuration() {
     // The embedded one loads by name.
     let (c, e) = applied(&["setoption name EvalFile value <empty>"]);
     assert_eq!((e, c.net_name()), (Effect::NetLoaded, "<embedded>"));
+    // Likewise a book; `<empty>` unloads it.
+    let mut c = EngineConfig::default();
+    let e = parse_setoption("setoption name Book File value /no/such.bin", &[])
+        .unwrap()
+        .apply(&mut c)
+        .unwrap_err();
+    assert!(e.contains("no opening book is loaded"), "{e}");
+    assert!(c.book.is_none() && c.book_file.is_empty());
+    let (c, e) = applied(&["setoption name Book File value <empty>"]);
+    assert_eq!((e, c.book.is_none()), (Effect::BookLoaded, true));
 }
 
 #[test]
@@ -356,6 +369,9 @@ fn uci_lines_as_before() {
             "option name ETC type check default false",
             "option name EvalFile type string default <empty>",
             "option name Use NNUE type check default true",
+            "option name OwnBook type check default false",
+            "option name Book File type string default <empty>",
+            "option name Best Book Move type check default false",
         ]
     );
 }

@@ -26,6 +26,15 @@ pub struct Engine {
     position: Position,
 }
 
+/// 64 random bits, different at every call (std's randomly keyed hasher; the book's pick
+/// needs nothing better).
+fn random_u64() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(Instant::now().elapsed().as_nanos() as u64);
+    h.finish()
+}
+
 fn error(msg: impl AsRef<str>) {
     println!("info string error: {}", msg.as_ref());
 }
@@ -360,11 +369,35 @@ impl Engine {
         clock.opp_time = theirs;
         clock.inc = inc;
         limits.clock = clock;
+        if self.config().own_book && !ponder && !limits.infinite && limits.mate.is_none() {
+            if let Some(line) = self.book_answer(&board, &limits) {
+                println!("{line}");
+                let _ = io::stdout().flush();
+                return;
+            }
+        }
         let control = self.control();
         *control.ponderhit.lock().unwrap_or_else(|e| e.into_inner()) = None;
         control.pondering.store(ponder, Ordering::Relaxed);
         control.searching.store(true, Ordering::Release);
         self.session.start(&self.position, limits);
+    }
+
+    /// `OwnBook`: the book's move for `board` as an `info string` and a `bestmove` line, or
+    /// `None` to search (no book, no book move, or a `searchmoves` list the move is not in).
+    fn book_answer(&self, board: &Board, limits: &SearchLimits) -> Option<String> {
+        let config = self.config();
+        let book = config.book.as_ref()?;
+        let choice = book.pick(board, config.best_book_move, random_u64())?;
+        if !limits.searchmoves.is_empty() && !limits.searchmoves.contains(&choice.mv) {
+            return None;
+        }
+        let offered = book.moves(board);
+        Some(format!(
+            "{}\n{}",
+            text::book_line(board, choice, &offered),
+            text::bestmove_line(board, choice.mv, None)
+        ))
     }
 
     fn cmd_setoption(&mut self, line: &str) {
@@ -400,6 +433,7 @@ impl Engine {
                     hashfile::load(self.session.table(), &path)?
                 );
             }
+            Effect::BookLoaded => println!("info string {}", self.config().book_text()),
             Effect::NetLoaded => {
                 let config = self.config();
                 println!(

@@ -3,7 +3,7 @@
 
 use crate::search::report::{Event, Info};
 use crate::search::{MATE, MATE_BOUND};
-use engram_chess::{Board, Move};
+use engram_chess::{Board, BookMove, Move};
 use engram_tt::Bound;
 
 /// A principal variation as UCI text from `board`: ` move move ...`, each move preceded by a
@@ -59,6 +59,27 @@ pub fn info_line(board: &Board, info: &Info) -> String {
         info.nps(),
         info.time_ms,
         pv_text(board, &info.pv),
+    )
+}
+
+/// The `info string` that says a move came from the opening book: its weight among the
+/// book's moves here.
+pub fn book_line(board: &Board, choice: BookMove, offered: &[BookMove]) -> String {
+    let total: u64 = offered.iter().map(|b| u64::from(b.weight)).sum();
+    let others: Vec<String> = offered
+        .iter()
+        .filter(|b| b.mv != choice.mv)
+        .map(|b| format!("{} {}", board.to_uci(b.mv), b.weight))
+        .collect();
+    let others = if others.is_empty() {
+        String::new()
+    } else {
+        format!("; also {}", others.join(", "))
+    };
+    format!(
+        "info string book move {} (weight {} of {total}{others})",
+        board.to_uci(choice.mv),
+        choice.weight
     )
 }
 
