@@ -46,6 +46,9 @@ pub enum Command {
     /// quantised, with a plot of the losses.
     #[cfg(feature = "train")]
     Train(crate::train_cmd::TrainArgs),
+    /// Fit the win/draw/loss model (`UCI_ShowWDL`) on self-play data and plot it.
+    #[cfg(feature = "train")]
+    FitWdl(crate::wdl_fit::FitWdlArgs),
 }
 
 /// `engram hash ...`.
@@ -243,6 +246,8 @@ impl Command {
             Command::Datagen(args) => args.run().map(|summary| println!("{summary}")),
             #[cfg(feature = "train")]
             Command::Train(args) => args.run(),
+            #[cfg(feature = "train")]
+            Command::FitWdl(args) => args.run(),
         }
     }
 }

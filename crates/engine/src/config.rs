@@ -58,6 +58,8 @@ pub struct EngineConfig {
     pub net: Arc<Network>,
     /// `Use NNUE`: evaluate with [`EngineConfig::net`] (else the hand-crafted evaluation).
     pub use_nnue: bool,
+    /// `UCI_ShowWDL`: `info` lines carry win/draw/loss chances after the score.
+    pub show_wdl: bool,
     /// `OwnBook`: play from the opening book (`Book File`) while it has a move.
     pub own_book: bool,
     /// `Book File`: the Polyglot book file loaded (empty: none).
@@ -92,6 +94,7 @@ impl Default for EngineConfig {
             eval_file: String::new(),
             net: crate::eval::nnue::default_net(),
             use_nnue: NNUE_DEFAULT,
+            show_wdl: false,
             own_book: false,
             book_file: String::new(),
             book: None,

@@ -21,6 +21,8 @@ pub mod time;
 #[cfg(feature = "train")]
 pub mod train_cmd;
 pub mod uci;
+#[cfg(feature = "train")]
+pub mod wdl_fit;
 
 /// Engine name and version, as `id name` reports it.
 pub const NAME: &str = concat!("Engram ", env!("CARGO_PKG_VERSION"));

@@ -453,3 +453,31 @@ fn two_threads() {
     std::thread::sleep(Duration::from_millis(100));
     assert!(e.quit() < Duration::from_secs(1));
 }
+
+#[test]
+fn show_wdl_adds_chances_after_the_score() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go depth 6");
+    let line = e.wait_for(T, |l| l.starts_with("info depth 6 "));
+    assert!(!line.contains(" wdl "), "{line}");
+    e.bestmove(T);
+    e.send("setoption name UCI_ShowWDL value true");
+    e.send("position fen 8/8/8/8/8/2k5/8/4K2Q w - - 0 1");
+    e.send("go depth 6");
+    let line = e.wait_for(T, |l| l.starts_with("info depth 6 "));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words
+        .iter()
+        .position(|&w| w == "wdl")
+        .expect("wdl in the line");
+    assert_eq!(words[at - 3], "score", "{line}");
+    let wdl: Vec<u32> = words[at + 1..at + 4]
+        .iter()
+        .map(|w| w.parse().unwrap())
+        .collect();
+    assert_eq!(wdl.iter().sum::<u32>(), 1000, "{line}");
+    assert!(wdl[0] > 900, "a queen up wins: {line}");
+    e.bestmove(T);
+    e.quit();
+}

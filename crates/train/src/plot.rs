@@ -1,5 +1,6 @@
-//! The SVG plot of the training and validation loss per epoch (plotters' SVG backend: text is
-//! written as SVG `<text>`, so no fonts are needed).
+//! SVG plots: the training and validation loss per epoch, and curves against measurements
+//! (the WDL model against the games). plotters' SVG backend: text is written as SVG
+//! `<text>`, so no fonts are needed.
 
 use crate::report::EpochReport;
 use plotters::prelude::*;
@@ -70,6 +71,82 @@ pub fn loss_svg(title: &str, epochs: &[EpochReport]) -> Result<String, String> {
         chart
             .configure_series_labels()
             .position(SeriesLabelPosition::UpperRight)
+            .border_style(BLACK)
+            .background_style(WHITE.mix(0.9))
+            .draw()
+            .map_err(err)?;
+        root.present().map_err(err)?;
+    }
+    Ok(svg)
+}
+
+/// One series of [`curves_svg`]: points drawn as dots (measurements) or joined by a line
+/// (a model), in one of a few colours by `colour` (0, 1, 2, ...).
+pub struct Series {
+    /// The legend's text.
+    pub name: String,
+    /// The points, `(x, y)`.
+    pub points: Vec<(f64, f64)>,
+    /// Dots (`false`) or a line (`true`).
+    pub line: bool,
+    /// The colour's index.
+    pub colour: usize,
+}
+
+/// The SVG text of a plot of several series over the given ranges, with axis descriptions
+/// (e.g. the WDL model against the games it was fitted on).
+pub fn curves_svg(
+    title: &str,
+    (x_desc, x_range): (&str, std::ops::Range<f64>),
+    (y_desc, y_range): (&str, std::ops::Range<f64>),
+    series: &[Series],
+) -> Result<String, String> {
+    const COLOURS: [RGBColor; 5] = [BLUE, RED, RGBColor(0, 150, 0), MAGENTA, BLACK];
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 20))
+            .margin(15)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d(x_range, y_range)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc(x_desc)
+            .y_desc(y_desc)
+            .draw()
+            .map_err(err)?;
+        for s in series {
+            let colour = COLOURS[s.colour % COLOURS.len()];
+            if s.line {
+                chart
+                    .draw_series(LineSeries::new(
+                        s.points.iter().copied(),
+                        colour.stroke_width(2),
+                    ))
+                    .map_err(err)?
+                    .label(s.name.clone())
+                    .legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
+                    });
+            } else {
+                chart
+                    .draw_series(
+                        s.points
+                            .iter()
+                            .map(|&p| Circle::new(p, 2, colour.mix(0.6).filled())),
+                    )
+                    .map_err(err)?
+                    .label(s.name.clone())
+                    .legend(move |(x, y)| Circle::new((x + 10, y), 3, colour.filled()));
+            }
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
             .border_style(BLACK)
             .background_style(WHITE.mix(0.9))
             .draw()

@@ -120,6 +120,10 @@ pub fn run(session: &mut Session, pos: &Position, limits: &Limits, json: bool) {
         println!(
             "{}",
             line.score("score", white)
+                .raw("wdl", {
+                    let (w, d, l) = text::white_wdl(&board, result.score);
+                    format!("[{w},{d},{l}]")
+                })
                 .num("depth", result.depth)
                 .num("nodes", result.nodes)
                 .num("time_ms", ms)
@@ -148,4 +152,5 @@ pub fn run(session: &mut Session, pos: &Position, limits: &Limits, json: bool) {
         text::count(result.nodes * 1000 / ms)
     );
     println!("Line: {}", text::san_line(&board, &result.pv));
+    println!("Chances: {}", text::chances(&board, result.score));
 }

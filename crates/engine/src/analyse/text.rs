@@ -13,6 +13,28 @@ pub fn white_view(board: &Board, score: i32) -> i32 {
     }
 }
 
+/// Win, draw and loss per mille for White, for a score from the side to move's view (the
+/// model of [`crate::eval::wdl`], as `UCI_ShowWDL` reports it).
+pub fn white_wdl(board: &Board, score: i32) -> (u32, u32, u32) {
+    let (w, d, l) = crate::eval::wdl::MODEL.wdl(score, crate::eval::wdl::material(board));
+    match board.side_to_move() {
+        Color::White => (w, d, l),
+        Color::Black => (l, d, w),
+    }
+}
+
+/// White's chances for people: `White wins 31%, draws 42%, loses 27%`.
+pub fn chances(board: &Board, score: i32) -> String {
+    let (w, d, l) = white_wdl(board, score);
+    let pct = |x: u32| (x + 5) / 10;
+    format!(
+        "White wins {}%, draws {}%, loses {}%",
+        pct(w),
+        pct(d),
+        pct(l)
+    )
+}
+
 /// Mate in N moves (positive: White mates), if `score` (White's view) is a mate score.
 pub fn mate_moves(score: i32) -> Option<i32> {
     if score >= MATE_BOUND {

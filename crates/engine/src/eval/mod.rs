@@ -16,6 +16,7 @@
 pub mod nnue;
 pub mod pawns;
 pub mod psqt;
+pub mod wdl;
 
 use engram_chess::attacks::{
     bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,

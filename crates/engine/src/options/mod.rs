@@ -171,6 +171,7 @@ const NEVER_CLEAR_HASH: &str = "Never Clear Hash";
 const ETC: &str = "ETC";
 const EVAL_FILE: &str = "EvalFile";
 const USE_NNUE: &str = "Use NNUE";
+const SHOW_WDL: &str = "UCI_ShowWDL";
 const OWN_BOOK: &str = "OwnBook";
 const BOOK_FILE: &str = "Book File";
 const BEST_BOOK_MOVE: &str = "Best Book Move";
@@ -333,6 +334,15 @@ pub const OPTIONS: &[Declaration] = &[
         doc: "evaluate with the network (`EvalFile`) instead of the hand-crafted evaluation",
         apply: |c, _, v| {
             c.use_nnue = v.on();
+            Ok(Effect::None)
+        },
+    },
+    Declaration {
+        name: SHOW_WDL,
+        kind: Kind::Check { default: false },
+        doc: "`info` lines carry `wdl W D L` after the score: win, draw and loss chances in per mille, from a model fitted on Engram's self-play games",
+        apply: |c, _, v| {
+            c.show_wdl = v.on();
             Ok(Effect::None)
         },
     },

@@ -41,6 +41,7 @@ fn each_option_writes_its_field_of_the_configuration() {
         "setoption name Use NNUE value false",
         "setoption name Ponder value true",
         "setoption name OwnBook value true",
+        "setoption name UCI_ShowWDL value true",
         "setoption name Best Book Move value true",
     ]);
     assert_eq!(
@@ -50,7 +51,7 @@ fn each_option_writes_its_field_of_the_configuration() {
     assert_eq!((c.replacement, c.replacement_age), ("TwoTier", 3));
     assert_eq!(c.hash_file, "/tmp/a b.hash");
     assert!(c.never_clear_hash && c.etc && !c.use_nnue);
-    assert!(c.own_book && c.best_book_move);
+    assert!(c.own_book && c.best_book_move && c.show_wdl);
     // Buttons leave the configuration alone and ask for an action.
     for (line, effect) in [
         ("setoption name Clear Hash", Effect::ClearHash),
@@ -369,6 +370,7 @@ fn uci_lines_as_before() {
             "option name ETC type check default false",
             "option name EvalFile type string default <empty>",
             "option name Use NNUE type check default true",
+            "option name UCI_ShowWDL type check default false",
             "option name OwnBook type check default false",
             "option name Book File type string default <empty>",
             "option name Best Book Move type check default false",

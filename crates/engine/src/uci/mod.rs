@@ -286,8 +286,9 @@ impl Engine {
 
         // The search's events become UCI lines on stdout, from this position.
         let root = board;
+        let wdl = self.config().show_wdl;
         let reporter = Reporter::new(move |event| {
-            println!("{}", text::event_line(&root, event));
+            println!("{}", text::event_line(&root, event, wdl));
             if matches!(event, Event::BestMove { .. }) {
                 let _ = io::stdout().flush();
             }

@@ -1,6 +1,7 @@
 //! The UCI text of the search's events: `info`, `bestmove`, `info string error`. The one place
 //! where the engine's answers become UCI lines.
 
+use crate::eval::wdl;
 use crate::search::report::{Event, Info};
 use crate::search::{MATE, MATE_BOUND};
 use engram_chess::{Board, BookMove, Move};
@@ -38,8 +39,16 @@ pub fn score_text(score: i32) -> String {
     }
 }
 
-/// The UCI `info` line of `info`, with the principal variation as UCI moves from `board`.
-pub fn info_line(board: &Board, info: &Info) -> String {
+/// ` wdl W D L` (per mille, side to move) for `score` at `board`'s material, as
+/// `UCI_ShowWDL` adds it after the score (the model of [`crate::eval::wdl`]).
+pub fn wdl_text(board: &Board, score: i32) -> String {
+    let (w, d, l) = wdl::MODEL.wdl(score, wdl::material(board));
+    format!(" wdl {w} {d} {l}")
+}
+
+/// The UCI `info` line of `info`, with the principal variation as UCI moves from `board`
+/// (and with `wdl`, the win/draw/loss chances after the score).
+pub fn info_line(board: &Board, info: &Info, wdl: bool) -> String {
     let bound = match info.bound {
         Bound::Lower => " lowerbound",
         Bound::Upper => " upperbound",
@@ -49,8 +58,13 @@ pub fn info_line(board: &Board, info: &Info) -> String {
         .hashfull
         .map(|h| format!(" hashfull {h}"))
         .unwrap_or_default();
+    let wdl = if wdl {
+        wdl_text(board, info.score)
+    } else {
+        String::new()
+    };
     format!(
-        "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {} time {}{hashfull} pv{}",
+        "info depth {} seldepth {} multipv {} score {}{wdl}{bound} nodes {} nps {} time {}{hashfull} pv{}",
         info.depth,
         info.seldepth.max(1),
         info.multipv,
@@ -100,15 +114,24 @@ pub fn bestmove_line(board: &Board, best: Move, ponder: Option<Move>) -> String 
     out
 }
 
-/// The UCI line of a search's `event` at the root `board`.
-pub fn event_line(board: &Board, event: &Event) -> String {
+/// The UCI line of a search's `event` at the root `board` (with `wdl`, scores carry the
+/// win/draw/loss chances: `UCI_ShowWDL`).
+pub fn event_line(board: &Board, event: &Event, wdl: bool) -> String {
     match event {
-        Event::Info(info) => info_line(board, info),
+        Event::Info(info) => info_line(board, info, wdl),
         Event::CurrMove { depth, mv, number } => format!(
             "info depth {depth} currmove {} currmovenumber {number}",
             board.to_uci(*mv)
         ),
-        Event::NoMoves { score } => format!("info depth 0 score {}", score_text(*score)),
+        Event::NoMoves { score } => format!(
+            "info depth 0 score {}{}",
+            score_text(*score),
+            if wdl {
+                wdl_text(board, *score)
+            } else {
+                String::new()
+            }
+        ),
         Event::BestMove { best, ponder } => bestmove_line(board, *best, *ponder),
         Event::Error(e) => format!("info string error: {e}"),
     }
@@ -142,7 +165,8 @@ mod tests {
                 &Event::BestMove {
                     best: e4,
                     ponder: Some(e5)
-                }
+                },
+                false
             ),
             "bestmove e2e4 ponder e7e5"
         );
@@ -152,7 +176,8 @@ mod tests {
                 &Event::BestMove {
                     best: Move::NULL,
                     ponder: None
-                }
+                },
+                false
             ),
             "bestmove 0000"
         );
@@ -163,7 +188,8 @@ mod tests {
                 &Event::BestMove {
                     best: e4,
                     ponder: Some(e4)
-                }
+                },
+                false
             ),
             "bestmove e2e4"
         );
@@ -179,9 +205,23 @@ mod tests {
             pv: vec![e4, e5],
         };
         assert_eq!(
-            event_line(&b, &Event::Info(info)),
+            event_line(&b, &Event::Info(info.clone()), false),
             "info depth 7 seldepth 9 multipv 1 score cp 31 lowerbound nodes 2000 nps 500000 \
              time 4 hashfull 12 pv e2e4 e7e5"
+        );
+        // UCI_ShowWDL: the chances follow the score, before the bound (as Stockfish prints).
+        let (w, d, l) = wdl::MODEL.wdl(31, 78);
+        assert_eq!(w + d + l, 1000);
+        assert_eq!(
+            event_line(&b, &Event::Info(info), true),
+            format!(
+                "info depth 7 seldepth 9 multipv 1 score cp 31 wdl {w} {d} {l} lowerbound \
+                 nodes 2000 nps 500000 time 4 hashfull 12 pv e2e4 e7e5"
+            )
+        );
+        assert_eq!(
+            event_line(&b, &Event::NoMoves { score: -MATE }, true),
+            "info depth 0 score mate 0 wdl 0 0 1000"
         );
         assert_eq!(
             event_line(
@@ -190,16 +230,17 @@ mod tests {
                     depth: 3,
                     mv: e4,
                     number: 2
-                }
+                },
+                false
             ),
             "info depth 3 currmove e2e4 currmovenumber 2"
         );
         assert_eq!(
-            event_line(&b, &Event::NoMoves { score: -MATE }),
+            event_line(&b, &Event::NoMoves { score: -MATE }, false),
             "info depth 0 score mate 0"
         );
         assert_eq!(
-            event_line(&b, &Event::Error("x".into())),
+            event_line(&b, &Event::Error("x".into()), false),
             "info string error: x"
         );
     }
