@@ -100,58 +100,25 @@ impl Searcher {
         let mut last_best = Move::NULL;
         let mut last_score = 0;
 
-        // Lazy SMP (`smp.rs`): the main thread skips an iteration another thread is in, a
-        // helper one that half the threads are in; any thread skips, or abandons, an
-        // iteration another thread has completed; threads in the same iteration put off each
-        // other's root moves (`root.rs`). (Measured on `bench 16 --threads 2`, see
-        // docs/measurements.md: the leapfrog beat odd helpers skipping even depths and plain
-        // Lazy SMP; ABDADA's deferral inside the tree gained nothing measurable, at the root it
-        // helps the shared last iteration.)
-        let lazy = self.mode == SmpMode::Lazy;
-        let mut saved = Vec::new();
+        // Lazy SMP (`smp.rs`): every thread searches every iteration; threads in the same
+        // iteration put off each other's root moves (`root.rs`). (Chosen by games, see
+        // docs/measurements.md: a leapfrog in which the threads skipped the iterations others
+        // were in reached greater depths sooner but gained no Elo over one thread.)
         for depth in 1..=max_depth {
-            if lazy && depth > 1 && depth < max_depth {
-                let smp = &self.control.smp;
-                let others = smp.searchers(depth);
-                if smp.done() >= depth
-                    || (self.id == 0 && others >= 1)
-                    || (self.id != 0 && 2 * others >= threads)
-                {
-                    continue;
-                }
-            }
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
             }
-            if lazy {
-                saved.clone_from(&self.root_moves);
-            }
             self.iter_depth = depth;
-            self.control.smp.enter(depth);
             for pv_idx in 0..multipv {
                 self.aspiration(depth, pv_idx);
                 if self.stopped() {
                     break;
                 }
             }
-            self.control.smp.leave(depth);
-            if self.unwind == Some(Unwind::IterationTaken) {
-                // Another thread completed this iteration: start the next one from its
-                // results in the table, with this thread's last completed ordering.
-                self.unwind = None;
-                std::mem::swap(&mut self.root_moves, &mut saved);
-                let pondering = self.control.pondering.load(Ordering::Relaxed);
-                let scale = time_scale(instability, 0.0, self.best_move_share());
-                if !pondering && self.timer.soft_expired(scale) {
-                    break;
-                }
-                continue;
-            }
             if self.stopped() {
                 break;
             }
             completed = depth;
-            self.control.smp.complete(depth);
             if self.reports() {
                 for i in 0..multipv {
                     self.report_info(depth, i);
@@ -321,13 +288,6 @@ impl Searcher {
             self.publish_nodes();
             if self.nodes_exhausted() {
                 self.unwind = Some(Unwind::Stop);
-                return;
-            }
-            if self.mode == SmpMode::Lazy
-                && self.control.smp.done() >= self.iter_depth
-                && self.iter_depth < self.limits.depth.unwrap_or(i32::MAX)
-            {
-                self.unwind = Some(Unwind::IterationTaken);
                 return;
             }
             self.check_time();

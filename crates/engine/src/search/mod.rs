@@ -161,8 +161,6 @@ impl SearchResult {
 enum Unwind {
     /// The whole search ends: `stop`, the hard time limit or the node limit.
     Stop,
-    /// Lazy SMP: another thread completed the iteration this one is in.
-    IterationTaken,
 }
 
 /// How the threads of a search share the work, decided once per search.
@@ -171,8 +169,8 @@ enum SmpMode {
     /// This thread searches the whole tree on its own schedule (one thread, or several
     /// principal variations).
     Single,
-    /// Lazy SMP (`smp.rs`): every thread iterates; they skip or abandon iterations others
-    /// are in and put off each other's root moves.
+    /// Lazy SMP (`smp.rs`): every thread searches every iteration; they put off each
+    /// other's root moves.
     Lazy,
 }
 
