@@ -1,7 +1,7 @@
 //! Unit tests of the option table, `setoption` parsing and the generated texts.
 
 use super::*;
-use crate::config::policy;
+use crate::config::{policy, REPLACEMENT_VARS};
 
 /// The option and value a line sets.
 fn set(line: &str) -> Result<(&'static str, Value), OptionError> {
