@@ -17,6 +17,7 @@ pub mod perft;
 pub mod pool;
 pub mod search;
 pub mod session;
+pub mod tablebase;
 pub mod time;
 #[cfg(feature = "train")]
 pub mod train_cmd;
