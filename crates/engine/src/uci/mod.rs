@@ -26,13 +26,11 @@ pub struct Engine {
     position: Position,
 }
 
-/// 64 random bits, different at every call (std's randomly keyed hasher; the book's pick
-/// needs nothing better).
+/// 64 random bits, different at every call (std's randomly keyed hasher, whose keys change
+/// with each `RandomState`; the book's pick needs nothing better).
 fn random_u64() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u64(Instant::now().elapsed().as_nanos() as u64);
-    h.finish()
+    use std::hash::BuildHasher;
+    std::collections::hash_map::RandomState::new().hash_one(0u8)
 }
 
 fn error(msg: impl AsRef<str>) {
