@@ -68,6 +68,15 @@ pub struct EngineConfig {
     pub book: Option<Arc<Book>>,
     /// `Best Book Move`: always the book's heaviest move (else one drawn by weight).
     pub best_book_move: bool,
+    /// `SyzygyPath`: the folders of the Syzygy tables loaded (empty: none). The tables
+    /// themselves are the process's one set, in [`crate::tablebase`].
+    pub syzygy_path: String,
+    /// `SyzygyProbeDepth`: at the tables' largest piece count, probe only from this depth.
+    pub syzygy_probe_depth: i32,
+    /// `Syzygy50MoveRule`: a win that the fifty-move rule would void is a draw.
+    pub syzygy_50_move_rule: bool,
+    /// `SyzygyProbeLimit`: probe positions of at most this many pieces (0: never).
+    pub syzygy_probe_limit: u32,
     /// Use the table (off only to measure what it saves: `bench --no-tt`).
     pub use_tt: bool,
     /// Prefetch the children's table entries (off only for measurements; needs `use_tt`).
@@ -99,6 +108,10 @@ impl Default for EngineConfig {
             book_file: String::new(),
             book: None,
             best_book_move: false,
+            syzygy_path: String::new(),
+            syzygy_probe_depth: 1,
+            syzygy_50_move_rule: true,
+            syzygy_probe_limit: 7,
             use_tt: true,
             prefetch: true,
             iir: true,

@@ -7,9 +7,13 @@
 
 use crate::config::EngineConfig;
 use crate::search::report::{Event, Info};
+use crate::search::tt::tb_rank_score;
+use crate::search::TbUse;
 use crate::search::{
-    thread_slots, Control, NodeCounters, SearchLimits, SearchResult, Searcher, MATE_BOUND,
+    is_decisive, thread_slots, Control, NodeCounters, SearchLimits, SearchResult, Searcher,
+    TB_BOUND,
 };
+use crate::tablebase;
 use engram_chess::{Move, Position};
 use engram_tt::Table;
 use std::sync::atomic::Ordering;
@@ -103,12 +107,11 @@ pub fn pick_best(
     let votes_for = |m: Move| votes.iter().find(|(v, _)| *v == m).map_or(0, |&(_, n)| n);
     let mut best = voters[0];
     for &r in &voters[1..] {
-        let better = if best.score.abs() >= MATE_BOUND {
+        let better = if is_decisive(best.score) {
             // A proven result: the shortest mate, or the longest way to be mated.
             r.score > best.score
         } else {
-            r.score >= MATE_BOUND
-                || (r.score > -MATE_BOUND && votes_for(r.best) > votes_for(best.best))
+            r.score >= TB_BOUND || (r.score > -TB_BOUND && votes_for(r.best) > votes_for(best.best))
         };
         if better {
             best = r;
@@ -120,6 +123,43 @@ pub fn pick_best(
         ..best.clone()
     };
     (chosen, from_helper)
+}
+
+/// Decides how the search of `pos` uses the tablebases (`limits.tb`): probes inside the tree
+/// up to `SyzygyProbeLimit` pieces; and when the root itself is in the tables, its moves
+/// ranked by DTZ (`tablebase::rank_root`) and the search restricted to the best-ranked
+/// (among `searchmoves`, if they keep any), the tables' score shown, and no probes below
+/// (they could only tell what the ranking said), unless the ranking had only WDL to go by
+/// and the root is won.
+fn use_tablebases(pos: &Position, limits: &mut SearchLimits, config: &EngineConfig) {
+    let rule50 = config.syzygy_50_move_rule;
+    let cardinality = tablebase::max_pieces().min(config.syzygy_probe_limit);
+    limits.tb = TbUse {
+        cardinality,
+        probe_depth: config.syzygy_probe_depth,
+        rule50,
+        root_score: None,
+    };
+    if cardinality == 0 || pos.board().occupied().len() > cardinality {
+        return;
+    }
+    let Some(ranking) = tablebase::rank_root(pos, rule50) else {
+        return;
+    };
+    let kept: Vec<Move> = ranking
+        .moves
+        .into_iter()
+        .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+        .collect();
+    if kept.is_empty() {
+        return;
+    }
+    let score = tb_rank_score(ranking.rank, rule50);
+    limits.searchmoves = kept;
+    limits.tb.root_score = Some(score);
+    if ranking.by_dtz || score <= 0 {
+        limits.tb.cardinality = 0;
+    }
 }
 
 /// The vote's base weight in centipawns: a thread whose score is the worst still votes with
@@ -214,6 +254,7 @@ fn worker_loop(mut searcher: Box<Searcher>, rx: Receiver<Msg>, control: Arc<Cont
                             score: best.score,
                             bound: engram_tt::Bound::Exact,
                             nodes: total,
+                            tbhits: searcher.counters.iter().map(|c| c.tbhits()).sum(),
                             time_ms: started.elapsed().as_millis().max(1) as u64,
                             hashfull: config.use_tt.then(|| searcher.tt.hashfull()),
                             pv: best.pv.clone(),
@@ -409,7 +450,8 @@ impl Pool {
     /// Starts a search of `pos` configured by `config`; collect the result with
     /// [`Pool::wait`]. With a reporter in `limits`, the main thread reports `BestMove` itself
     /// (clearing `Control::searching` just before). Only while idle.
-    pub fn start(&mut self, pos: &Position, limits: SearchLimits, config: &Arc<EngineConfig>) {
+    pub fn start(&mut self, pos: &Position, mut limits: SearchLimits, config: &Arc<EngineConfig>) {
+        use_tablebases(pos, &mut limits, config);
         self.control.stop.store(false, Ordering::Relaxed);
         self.control.smp.reset();
         self.tt.new_search();
@@ -422,6 +464,7 @@ impl Pool {
             // only (helpers report nothing else).
             let helper_limits = SearchLimits {
                 searchmoves: limits.searchmoves.clone(),
+                tb: limits.tb,
                 depth: limits.depth,
                 // A node limit counts every thread's nodes (`Searcher::check_limits`).
                 nodes: limits.nodes,

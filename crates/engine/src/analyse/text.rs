@@ -2,6 +2,7 @@
 //! view (`+0.35`, `#3`, `#-2`), lines in SAN with move numbers, and a small JSON writer (one
 //! object per line; no dependency needed for that).
 
+use crate::search::tt::display_cp;
 use crate::search::{MATE, MATE_BOUND};
 use engram_chess::{Board, Color, Move};
 
@@ -52,7 +53,7 @@ pub fn pawns(score: i32) -> String {
     match mate_moves(score) {
         Some(n) => format!("#{n}"),
         None if score == 0 => "0.00".into(),
-        None => format!("{:+.2}", f64::from(score) / 100.0),
+        None => format!("{:+.2}", f64::from(display_cp(score)) / 100.0),
     }
 }
 

@@ -9,7 +9,7 @@
 //! curve at `−v`; the draw takes the rest. With less material the same score converts more
 //! often (a smaller `a`): a pawn up in a rook ending is not a pawn up with queens on.
 
-use crate::search::MATE_BOUND;
+use crate::search::TB_BOUND;
 use engram_chess::{Board, PieceKind};
 
 /// The coefficients of `a(m)` and `b(m)`, highest power first: `((c0·m + c1)·m + c2)·m + c3`.
@@ -63,10 +63,10 @@ impl WdlModel {
     /// Win, draw and loss in per mille (they add up to 1000) for a search score (mate scores
     /// included) at this material, from the side to move's view.
     pub fn wdl(&self, score: i32, material: u32) -> (u32, u32, u32) {
-        if score >= MATE_BOUND {
+        if score >= TB_BOUND {
             return (1000, 0, 0);
         }
-        if score <= -MATE_BOUND {
+        if score <= -TB_BOUND {
             return (0, 0, 1000);
         }
         let w = (1000.0 * self.win_chance(f64::from(score), material)).round() as u32;

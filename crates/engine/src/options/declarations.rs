@@ -25,6 +25,10 @@ const SHOW_WDL: &str = "UCI_ShowWDL";
 const OWN_BOOK: &str = "OwnBook";
 const BOOK_FILE: &str = "Book File";
 const BEST_BOOK_MOVE: &str = "Best Book Move";
+const SYZYGY_PATH: &str = "SyzygyPath";
+const SYZYGY_PROBE_DEPTH: &str = "SyzygyProbeDepth";
+const SYZYGY_50_MOVE_RULE: &str = "Syzygy50MoveRule";
+const SYZYGY_PROBE_LIMIT: &str = "SyzygyProbeLimit";
 
 /// The engine's options, in the order `uci` lists them.
 pub const OPTIONS: &[Declaration] = &[
@@ -220,6 +224,51 @@ pub const OPTIONS: &[Declaration] = &[
         doc: "play the book's heaviest move (else a move drawn with probability proportional to its weight)",
         apply: |c, _, v| {
             c.best_book_move = v.on();
+            Ok(Effect::None)
+        },
+    },
+    Declaration {
+        name: SYZYGY_PATH,
+        kind: Kind::String { default: "" },
+        doc: "folders of Syzygy tablebases (`:`-separated; `;` on Windows), read once; the root's moves are then ranked by DTZ and the search probes WDL; a bad folder gets an error and the loaded tables stay",
+        apply: |c, _, v| {
+            crate::tablebase::set_path(v.text())?;
+            c.syzygy_path = v.text().to_string();
+            Ok(Effect::TablebasesLoaded)
+        },
+    },
+    Declaration {
+        name: SYZYGY_PROBE_DEPTH,
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: 100,
+        },
+        doc: "probe positions with as many pieces as the largest tables only from this depth (fewer pieces: always)",
+        apply: |c, _, v| {
+            c.syzygy_probe_depth = v.int() as i32;
+            Ok(Effect::None)
+        },
+    },
+    Declaration {
+        name: SYZYGY_50_MOVE_RULE,
+        kind: Kind::Check { default: true },
+        doc: "a tablebase win that the fifty-move rule would void counts as a draw",
+        apply: |c, _, v| {
+            c.syzygy_50_move_rule = v.on();
+            Ok(Effect::None)
+        },
+    },
+    Declaration {
+        name: SYZYGY_PROBE_LIMIT,
+        kind: Kind::Spin {
+            default: 7,
+            min: 0,
+            max: 7,
+        },
+        doc: "use the tables for positions of at most this many pieces (0: never)",
+        apply: |c, _, v| {
+            c.syzygy_probe_limit = v.int() as u32;
             Ok(Effect::None)
         },
     },

@@ -58,6 +58,8 @@ pub enum Effect {
     NetLoaded,
     /// An opening book was loaded (`Book File`): say what it holds.
     BookLoaded,
+    /// Tablebases were loaded (`SyzygyPath`): say which.
+    TablebasesLoaded,
 }
 
 /// An option's UCI type, with its default and limits.

@@ -374,6 +374,10 @@ fn uci_lines_as_before() {
             "option name OwnBook type check default false",
             "option name Book File type string default <empty>",
             "option name Best Book Move type check default false",
+            "option name SyzygyPath type string default <empty>",
+            "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
+            "option name Syzygy50MoveRule type check default true",
+            "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
         ]
     );
 }

@@ -11,7 +11,7 @@
 //! so a single odd search cannot drag the evaluation far.
 
 use super::params;
-use super::MATE_BOUND;
+use super::TB_BOUND;
 use engram_chess::Color;
 
 /// Entries per side (a power of two: the pawn key's low bits index it).
@@ -54,7 +54,7 @@ impl Correction {
     /// `raw` corrected, kept clear of the mate scores.
     #[inline]
     pub fn apply(&self, side: Color, pawn_key: u64, raw: i32) -> i32 {
-        (raw + self.get(side, pawn_key)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        (raw + self.get(side, pawn_key)).clamp(-TB_BOUND + 1, TB_BOUND - 1)
     }
 
     /// Moves the entry toward `diff` (search score minus raw evaluation, centipawns) after a
@@ -117,7 +117,7 @@ mod tests {
         for _ in 0..100 {
             c.update(Color::Black, 7, 20, 1_000);
         }
-        assert!(c.apply(Color::Black, 7, MATE_BOUND - 2) < MATE_BOUND);
+        assert!(c.apply(Color::Black, 7, TB_BOUND + 5) < TB_BOUND);
         assert_eq!(c.apply(Color::White, 7, 15), 15);
     }
 }

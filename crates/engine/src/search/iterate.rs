@@ -5,7 +5,8 @@ use super::params;
 use super::report::{Event, Info};
 use super::see::capture_value;
 use super::{
-    RootMove, SearchLimits, SearchResult, Searcher, SmpMode, Unwind, INF, MATE, MATE_BOUND, MAX_PLY,
+    is_decisive, RootMove, SearchLimits, SearchResult, Searcher, SmpMode, Unwind, INF, MATE,
+    MATE_BOUND, MAX_PLY,
 };
 use crate::config::EngineConfig;
 use crate::time::{self, Clock, Timer};
@@ -34,6 +35,7 @@ impl Searcher {
         }
         self.pos = pos.clone();
         self.nodes = 0;
+        self.tbhits = 0;
         self.seldepth = 0;
         self.reset_slot();
         self.unwind = None;
@@ -81,6 +83,11 @@ impl Searcher {
             self.report(Event::NoMoves { score });
             self.wait_if_required();
             return SearchResult::no_move(score, 0);
+        }
+        if self.id == 0 && self.limits.tb.root_score.is_some() {
+            // The pool's ranking of the root probed every legal move (counted as Stockfish
+            // counts it).
+            self.tbhits = board.legal_moves().len() as u64;
         }
         // Order the root once by a cheap guess: captures by value, then the rest.
         self.root_moves
@@ -163,11 +170,11 @@ impl Searcher {
             ponder: best.pv.get(1).copied(),
             // Stopped before this move's search in the interrupted iteration ended: its score
             // is the last completed iteration's (as `report_info` shows it).
-            score: if best.score == -INF {
+            score: self.shown(if best.score == -INF {
                 best.prev_score
             } else {
                 best.score
-            },
+            }),
             depth: completed,
             nodes: self.nodes,
             pv: best.pv.clone(),
@@ -181,7 +188,7 @@ impl Searcher {
         self.seldepth = 0;
         let prev = self.root_moves[pv_idx].prev_score;
         let mut delta = params::asp_delta();
-        let (mut alpha, mut beta) = if depth >= params::asp_min_depth() && prev.abs() < MATE_BOUND {
+        let (mut alpha, mut beta) = if depth >= params::asp_min_depth() && !is_decisive(prev) {
             ((prev - delta).max(-INF), (prev + delta).min(INF))
         } else {
             (-INF, INF)
@@ -245,6 +252,7 @@ impl Searcher {
         if score == -INF || !self.reports() {
             return;
         }
+        let score = self.shown(score);
         self.report(Event::Info(Info {
             depth,
             seldepth: self.max_seldepth(rm.seldepth),
@@ -252,10 +260,20 @@ impl Searcher {
             score,
             bound,
             nodes: self.total_nodes(),
+            tbhits: self.total_tbhits(),
             time_ms: self.timer.elapsed().as_millis().max(1) as u64,
             hashfull: self.use_tt.then(|| self.tt.hashfull()),
             pv: rm.pv.clone(),
         }));
+    }
+
+    /// The score to show for a root score `score`: the tables' verdict on the root when it
+    /// was probed, unless the search proved a mate.
+    fn shown(&self, score: i32) -> i32 {
+        match self.limits.tb.root_score {
+            Some(tb) if score.abs() < MATE_BOUND && score != -INF => tb,
+            _ => score,
+        }
     }
 
     /// Reports the root move searched now, once the search has run for a second.

@@ -16,6 +16,7 @@
 //! | `node.rs` | negamax: pruning, the move loop, the later-move ladder, history updates |
 //! | `qsearch.rs` | quiescence search |
 //! | `tt.rs` | how the search uses the table: probe to cutoff, store, mate scores |
+//! | `tablebases.rs` | Syzygy WDL probes inside the tree (the root is ranked by the pool) |
 //! | `enhanced_cutoffs.rs` | enhanced transposition cutoffs: the children's entries before the moves |
 //! | `correction.rs` | the static evaluation's correction by pawn structure |
 //! | `smp.rs` | Lazy SMP's bookkeeping (threads spread over depths) |
@@ -36,6 +37,7 @@ pub mod report;
 mod root;
 pub mod see;
 pub mod smp;
+mod tablebases;
 pub mod tt;
 
 use crate::config::EngineConfig;
@@ -49,7 +51,7 @@ use smp::Smp;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
-pub use tt::{INF, MATE, MATE_BOUND, MAX_PLY};
+pub use tt::{is_decisive, INF, MATE, MATE_BOUND, MAX_PLY, TB_BOUND, TB_WIN};
 
 /// Flags shared between the UCI thread and the search.
 #[derive(Debug, Default)]
@@ -78,12 +80,18 @@ pub struct Control {
 pub struct ThreadSlot {
     nodes: AtomicU64,
     seldepth: AtomicU64,
+    tbhits: AtomicU64,
 }
 
 impl ThreadSlot {
     /// The last published node count.
     pub fn nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)
+    }
+
+    /// The last published count of tablebase hits.
+    pub fn tbhits(&self) -> u64 {
+        self.tbhits.load(Ordering::Relaxed)
     }
 
     /// The last published selective depth.
@@ -119,6 +127,21 @@ pub struct SearchLimits {
     pub searchmoves: Vec<Move>,
     /// Where the search sends its [`report::Event`]s; `None`: a silent search.
     pub reporter: Option<report::Reporter>,
+    /// How the search uses the tablebases (set by the pool from the root's probe).
+    pub tb: TbUse,
+}
+
+/// How a search uses the Syzygy tablebases, decided once at the root by the pool.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TbUse {
+    /// Probe WDL at nodes with at most this many pieces (0: never).
+    pub cardinality: u32,
+    /// At exactly `cardinality` pieces, probe only from this depth on (`SyzygyProbeDepth`).
+    pub probe_depth: i32,
+    /// Cursed wins and blessed losses are draws (`Syzygy50MoveRule`).
+    pub rule50: bool,
+    /// The root's score from the tables, shown instead of the search's unless that is a mate.
+    pub root_score: Option<i32>,
 }
 
 /// The outcome of a search.
@@ -236,6 +259,8 @@ pub struct Searcher {
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     nodes: u64,
+    /// Tablebase probes that found the position, in this search.
+    tbhits: u64,
     seldepth: usize,
     pos: Position,
     control: Arc<Control>,
@@ -275,6 +300,7 @@ impl Searcher {
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             nodes: 0,
+            tbhits: 0,
             seldepth: 0,
             pos: Position::new(Board::startpos()),
             control,
@@ -328,6 +354,21 @@ impl Searcher {
             .sum()
     }
 
+    /// Tablebase hits of all threads of the pool, as last published.
+    fn total_tbhits(&self) -> u64 {
+        self.counters
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                if i == self.id {
+                    self.tbhits
+                } else {
+                    c.tbhits()
+                }
+            })
+            .sum()
+    }
+
     /// The deepest selective depth of all threads of the pool, as last published, and
     /// `own`.
     fn max_seldepth(&self, own: usize) -> usize {
@@ -342,6 +383,7 @@ impl Searcher {
     fn publish_nodes(&self) {
         if let Some(c) = self.counters.get(self.id) {
             c.nodes.store(self.nodes, Ordering::Relaxed);
+            c.tbhits.store(self.tbhits, Ordering::Relaxed);
             c.seldepth
                 .fetch_max(self.seldepth as u64, Ordering::Relaxed);
         }
@@ -351,6 +393,7 @@ impl Searcher {
     fn reset_slot(&self) {
         if let Some(c) = self.counters.get(self.id) {
             c.nodes.store(0, Ordering::Relaxed);
+            c.tbhits.store(0, Ordering::Relaxed);
             c.seldepth.store(0, Ordering::Relaxed);
         }
     }
@@ -362,7 +405,7 @@ impl Searcher {
 /// the lower `weight`, the less of the excess is kept. Mate scores, or a mate-range `beta`,
 /// are left alone.
 pub(crate) fn toward_beta(score: i32, beta: i32, weight: i32) -> i32 {
-    if score.abs() < MATE_BOUND && beta.abs() < MATE_BOUND {
+    if !is_decisive(score) && !is_decisive(beta) {
         (score * weight + beta) / (weight + 1)
     } else {
         score

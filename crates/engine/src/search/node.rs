@@ -10,9 +10,11 @@ use super::params;
 use super::picker::{is_noisy, MovePicker};
 use super::see::see_ge;
 use super::tt::EVAL_NONE;
-use super::{toward_beta, Searcher, INF, MATE, MATE_BOUND, MAX_PLY, OFF};
+use super::tt::{is_decisive, TB_BOUND};
+use super::{toward_beta, Searcher, INF, MATE, MAX_PLY, OFF};
 use crate::eval::non_pawn_material;
 use engram_chess::{Board, Move};
+use engram_tt::Bound;
 
 /// What a node's move loop needs to choose and prune its moves.
 #[derive(Clone, Copy, Debug, Default)]
@@ -106,6 +108,32 @@ impl Searcher {
             return score;
         }
 
+        // Tablebases (`tablebases.rs`): a verdict that settles the node ends it; at a PV node
+        // one that does not is a floor (a win) or a ceiling (a loss) for the search below.
+        let mut tb_floor = -INF;
+        let mut tb_ceiling = INF;
+        if ply > 0 && !singular_search && self.limits.tb.cardinality > 0 {
+            if let Some((score, bound)) = self.probe_tb(&board, depth, ply) {
+                let settles = match bound {
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                    _ => true,
+                };
+                if settles {
+                    self.store_tb(key, ply, depth, score, bound);
+                    return score;
+                }
+                if PV {
+                    if bound == Bound::Lower {
+                        tb_floor = score;
+                        alpha = alpha.max(score);
+                    } else {
+                        tb_ceiling = score;
+                    }
+                }
+            }
+        }
+
         let in_check = board.in_check();
         let us = board.side_to_move();
         // The static evaluation, corrected by pawn structure (`correction.rs`); the table
@@ -128,7 +156,7 @@ impl Searcher {
         if !PV && !in_check && !singular_search {
             // Reverse futility pruning.
             if depth <= params::rfp_max_depth()
-                && eval.abs() < MATE_BOUND
+                && !is_decisive(eval)
                 && eval - params::rfp_margin() * (depth - improving as i32) >= beta
             {
                 // Halfway to beta: the margin says the node fails high, not by how much.
@@ -155,7 +183,7 @@ impl Searcher {
                     return 0;
                 }
                 if score >= beta {
-                    return if score >= MATE_BOUND { beta } else { score };
+                    return if is_decisive(score) { beta } else { score };
                 }
             }
         }
@@ -219,7 +247,7 @@ impl Searcher {
         let prev2 = self.stack[ply + OFF - 2].pt;
         let counter = self.history.counter[prev.0 as usize];
         let mut picker = MovePicker::new(&board, tt.mv, self.killers[ply], counter, [prev, prev2]);
-        let mut best_score = -INF;
+        let mut best_score = tb_floor;
         let mut best_move = Move::NULL;
         let original_alpha = alpha;
         let mut searched = 0usize;
@@ -306,10 +334,14 @@ impl Searcher {
         if singular_search {
             return best_score;
         }
+        if PV {
+            best_score = best_score.min(tb_ceiling);
+        }
         // Pawn-structure correction: a quiet best move (or none) and a score that says more
         // than the evaluation did (an exact score, a fail high above it, a fail low below it).
+        let plain_score = !is_decisive(best_score);
         if !in_check
-            && best_score.abs() < MATE_BOUND
+            && plain_score
             && (best_move.is_null() || !is_noisy(&board, best_move))
             && !(best_score >= beta && best_score <= static_eval)
             && !(best_score <= original_alpha && best_score >= static_eval)
@@ -565,7 +597,7 @@ pub(super) fn next_child(
         } else {
             0
         };
-        if best_score > -MATE_BOUND && has_material {
+        if best_score > -TB_BOUND && has_material {
             if quiet {
                 // Late-move pruning.
                 let lmp = (params::lmp_base() + depth * depth) / (2 - improving as i32);

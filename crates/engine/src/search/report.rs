@@ -23,6 +23,8 @@ pub struct Info {
     pub bound: Bound,
     /// Nodes searched by all threads.
     pub nodes: u64,
+    /// Tablebase probes that found the position, by all threads.
+    pub tbhits: u64,
     /// Milliseconds since the search started (at least 1).
     pub time_ms: u64,
     /// Table occupancy in permille, if the table is used.

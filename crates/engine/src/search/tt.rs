@@ -43,16 +43,59 @@ pub const MAX_PLY: usize = 128;
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
 /// Larger than any score.
 pub const INF: i32 = MATE + 1;
+/// A tablebase win at the root: a probe at `ply` scores `TB_WIN - ply`, just below the mates.
+pub const TB_WIN: i32 = MATE_BOUND - 1;
+/// Scores from here up to [`MATE_BOUND`] are tablebase wins ("decisive" without a mate).
+pub const TB_BOUND: i32 = TB_WIN - MAX_PLY as i32;
+
+/// Whether `score` is a proven result: a mate or a tablebase win (or their losses).
+#[inline]
+pub fn is_decisive(score: i32) -> bool {
+    score.abs() >= TB_BOUND
+}
+
+/// Centipawns shown for a score that is not a mate: a tablebase win `n` plies from the
+/// probe shows as `20000 - n` (as Stockfish 16 prints it), other scores as they are.
+pub fn display_cp(score: i32) -> i32 {
+    if score >= TB_BOUND {
+        20_000 - (TB_WIN - score)
+    } else if score <= -TB_BOUND {
+        -20_000 + (TB_WIN + score)
+    } else {
+        score
+    }
+}
+
+/// The score shown for the root's tablebase rank (`engram_chess`-independent scale of
+/// [`crate::tablebase::MAX_DTZ`]): a win within the fifty-move rule (or any win without
+/// `rule50`) is [`TB_WIN`]; a cursed win a small plus that shrinks with its distance, as
+/// Stockfish shows it; the losses likewise.
+pub fn tb_rank_score(rank: i32, rule50: bool) -> i32 {
+    use crate::tablebase::MAX_DTZ;
+    let bound = if rule50 { MAX_DTZ - 100 } else { 1 };
+    if rank >= bound {
+        TB_WIN
+    } else if rank > 0 {
+        (rank - (MAX_DTZ - 200)).max(3) / 2
+    } else if rank == 0 {
+        0
+    } else if rank > -bound {
+        (rank + (MAX_DTZ - 200)).min(-3) / 2
+    } else {
+        -TB_WIN
+    }
+}
 /// The stored eval when a node had no static evaluation (in check); also what the table
 /// returns when it keeps none (`engram_tt::NO_EVAL`).
 pub const EVAL_NONE: i16 = engram_tt::NO_EVAL;
 
-/// A score as stored: mates counted from this node rather than from the root.
+/// A score as stored: mates and tablebase wins counted from this node rather than from the
+/// root.
 #[inline]
 pub fn to_tt(score: i32, ply: usize) -> i16 {
-    let s = if score >= MATE_BOUND {
+    let s = if score >= TB_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_BOUND {
         score - ply as i32
     } else {
         score
@@ -60,19 +103,30 @@ pub fn to_tt(score: i32, ply: usize) -> i16 {
     s as i16
 }
 
-/// A stored score as seen at `ply` with the given halfmove clock.
+/// A stored score as seen at `ply` with the given halfmove clock. A mate or tablebase win
+/// farther away than the fifty-move rule allows from here becomes the largest plain score.
 #[inline]
 pub fn from_tt(stored: i16, ply: usize, halfmove: u16) -> i32 {
     let s = stored as i32;
     let moves_left = 100 - halfmove as i32;
-    if s >= MATE_BOUND {
-        if MATE - s > moves_left {
-            return MATE_BOUND - 1;
+    if s >= TB_BOUND {
+        let distance = if s >= MATE_BOUND {
+            MATE - s
+        } else {
+            TB_WIN - s
+        };
+        if distance > moves_left {
+            return TB_BOUND - 1;
         }
         s - ply as i32
-    } else if s <= -MATE_BOUND {
-        if MATE + s > moves_left {
-            return -MATE_BOUND + 1;
+    } else if s <= -TB_BOUND {
+        let distance = if s <= -MATE_BOUND {
+            MATE + s
+        } else {
+            TB_WIN + s
+        };
+        if distance > moves_left {
+            return -TB_BOUND + 1;
         }
         s + ply as i32
     } else {
@@ -137,7 +191,7 @@ impl Probe {
         self.entry.as_ref().is_some_and(|e| {
             e.depth >= depth
                 && matches!(e.bound, Bound::Lower | Bound::Exact)
-                && self.score.abs() < MATE_BOUND
+                && !is_decisive(self.score)
         })
     }
 
@@ -146,7 +200,7 @@ impl Probe {
     #[inline]
     pub fn refine(&self, static_eval: i32) -> i32 {
         match &self.entry {
-            Some(e) if self.score.abs() < MATE_BOUND => match e.bound {
+            Some(e) if !is_decisive(self.score) => match e.bound {
                 Bound::Lower if self.score > static_eval => self.score,
                 Bound::Upper if self.score < static_eval => self.score,
                 Bound::Exact => self.score,
@@ -237,7 +291,15 @@ mod tests {
         // Plain scores pass unchanged.
         assert_eq!(from_tt(to_tt(123, 40), 3, 0), 123);
         // A mate 3 plies away with 98 half-moves on the clock may never happen.
-        assert_eq!(from_tt(stored, 5, 98), MATE_BOUND - 1);
-        assert_eq!(from_tt(to_tt(-MATE + 8, 5), 5, 98), -MATE_BOUND + 1);
+        assert_eq!(from_tt(stored, 5, 98), TB_BOUND - 1);
+        assert_eq!(from_tt(to_tt(-MATE + 8, 5), 5, 98), -TB_BOUND + 1);
+        // Tablebase wins the same way, below the mates.
+        let tb = to_tt(TB_WIN - 7, 4);
+        assert_eq!(tb as i32, TB_WIN - 3);
+        assert_eq!(from_tt(tb, 4, 0), TB_WIN - 7);
+        assert_eq!(from_tt(tb, 10, 0), TB_WIN - 13);
+        assert_eq!(from_tt(to_tt(-TB_WIN + 7, 4), 4, 0), -TB_WIN + 7);
+        assert_eq!(from_tt(tb, 4, 98), TB_BOUND - 1);
+        assert!(!is_decisive(TB_BOUND - 1) && is_decisive(TB_WIN - 100));
     }
 }

@@ -90,7 +90,7 @@ static TABLES: RwLock<Option<Loaded>> = RwLock::new(None);
 /// were loaded stay.
 pub fn set_path(path: &str) -> Result<String, String> {
     let mut slot = TABLES.write().unwrap_or_else(|e| e.into_inner());
-    if path.is_empty() {
+    if path.is_empty() || path == "<empty>" {
         *slot = None;
         return Ok("no tablebases".into());
     }
@@ -178,6 +178,36 @@ pub fn max_pieces() -> u32 {
         .map_or(0, |l| l.max_pieces)
 }
 
+/// The sets of a board as the prober takes them.
+struct Sets {
+    white: u64,
+    black: u64,
+    kings: u64,
+    queens: u64,
+    rooks: u64,
+    bishops: u64,
+    knights: u64,
+    pawns: u64,
+    ep: u32,
+    white_to_move: bool,
+}
+
+fn board_sets(board: &Board) -> Sets {
+    let kind = |k| board.pieces(k).0;
+    Sets {
+        white: board.color(Color::White).0,
+        black: board.color(Color::Black).0,
+        kings: kind(PieceKind::King),
+        queens: kind(PieceKind::Queen),
+        rooks: kind(PieceKind::Rook),
+        bishops: kind(PieceKind::Bishop),
+        knights: kind(PieceKind::Knight),
+        pawns: kind(PieceKind::Pawn),
+        ep: board.en_passant().map_or(0, |s| s.index() as u32),
+        white_to_move: board.side_to_move() == Color::White,
+    }
+}
+
 /// The WDL value of `board` for the side to move, if the tables hold it (few enough pieces,
 /// no castling rights; the fifty-move counter taken as zero).
 pub fn probe_wdl(board: &Board) -> Option<Wdl> {
@@ -188,18 +218,18 @@ pub fn probe_wdl(board: &Board) -> Option<Wdl> {
     {
         return None;
     }
-    let kind = |k| board.pieces(k).0;
+    let s = board_sets(board);
     let result = loaded.tables.probe_wdl(
-        board.color(Color::White).0,
-        board.color(Color::Black).0,
-        kind(PieceKind::King),
-        kind(PieceKind::Queen),
-        kind(PieceKind::Rook),
-        kind(PieceKind::Bishop),
-        kind(PieceKind::Knight),
-        kind(PieceKind::Pawn),
-        board.en_passant().map_or(0, |s| s.index() as u32),
-        board.side_to_move() == Color::White,
+        s.white,
+        s.black,
+        s.kings,
+        s.queens,
+        s.rooks,
+        s.bishops,
+        s.knights,
+        s.pawns,
+        s.ep,
+        s.white_to_move,
     );
     match result.ok()? {
         WdlProbeResult::Loss => Some(Wdl::Loss),
@@ -210,10 +240,18 @@ pub fn probe_wdl(board: &Board) -> Option<Wdl> {
     }
 }
 
+/// What is loaded, in words (for `info string`).
+pub fn describe_loaded() -> String {
+    describe(TABLES.read().unwrap_or_else(|e| e.into_inner()).as_ref())
+}
+
 /// The tests of this module and of the engine share the one process-wide set of tables:
 /// they take this lock around their use of it.
 #[cfg(test)]
 pub(crate) static TEST_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+mod root;
+pub use root::{dtz_rank, rank_root, RootRanking, MAX_DTZ};
 
 #[cfg(test)]
 mod tests;

@@ -433,6 +433,9 @@ impl Engine {
                 );
             }
             Effect::BookLoaded => println!("info string {}", self.config().book_text()),
+            Effect::TablebasesLoaded => {
+                println!("info string {}", crate::tablebase::describe_loaded())
+            }
             Effect::NetLoaded => {
                 let config = self.config();
                 println!(

@@ -3,6 +3,7 @@
 
 use crate::eval::wdl;
 use crate::search::report::{Event, Info};
+use crate::search::tt::display_cp;
 use crate::search::{MATE, MATE_BOUND};
 use engram_chess::{Board, BookMove, Move};
 use engram_tt::Bound;
@@ -35,7 +36,7 @@ pub fn score_text(score: i32) -> String {
             n => format!("mate -{n}"),
         }
     } else {
-        format!("cp {score}")
+        format!("cp {}", display_cp(score))
     }
 }
 
@@ -64,13 +65,14 @@ pub fn info_line(board: &Board, info: &Info, wdl: bool) -> String {
         String::new()
     };
     format!(
-        "info depth {} seldepth {} multipv {} score {}{wdl}{bound} nodes {} nps {} time {}{hashfull} pv{}",
+        "info depth {} seldepth {} multipv {} score {}{wdl}{bound} nodes {} nps {} tbhits {} time {}{hashfull} pv{}",
         info.depth,
         info.seldepth.max(1),
         info.multipv,
         score_text(info.score),
         info.nodes,
         info.nps(),
+        info.tbhits,
         info.time_ms,
         pv_text(board, &info.pv),
     )
@@ -200,13 +202,14 @@ mod tests {
             score: 31,
             bound: Bound::Lower,
             nodes: 2000,
+            tbhits: 0,
             time_ms: 4,
             hashfull: Some(12),
             pv: vec![e4, e5],
         };
         assert_eq!(
             event_line(&b, &Event::Info(info.clone()), false),
-            "info depth 7 seldepth 9 multipv 1 score cp 31 lowerbound nodes 2000 nps 500000 \
+            "info depth 7 seldepth 9 multipv 1 score cp 31 lowerbound nodes 2000 nps 500000 tbhits 0 \
              time 4 hashfull 12 pv e2e4 e7e5"
         );
         // UCI_ShowWDL: the chances follow the score, before the bound (as Stockfish prints).
@@ -216,7 +219,7 @@ mod tests {
             event_line(&b, &Event::Info(info), true),
             format!(
                 "info depth 7 seldepth 9 multipv 1 score cp 31 wdl {w} {d} {l} lowerbound \
-                 nodes 2000 nps 500000 time 4 hashfull 12 pv e2e4 e7e5"
+                 nodes 2000 nps 500000 tbhits 0 time 4 hashfull 12 pv e2e4 e7e5"
             )
         );
         assert_eq!(
