@@ -68,6 +68,10 @@ pub struct EngineConfig {
     pub book: Option<Arc<Book>>,
     /// `Best Book Move`: always the book's heaviest move (else one drawn by weight).
     pub best_book_move: bool,
+    /// `UCI_LimitStrength`: play at `UCI_Elo` (`search::skill`).
+    pub limit_strength: bool,
+    /// `UCI_Elo`: the strength to play at, on Stockfish's scale.
+    pub uci_elo: i32,
     /// `SyzygyPath`: the folders of the Syzygy tables loaded (empty: none). The tables
     /// themselves are the process's one set, in [`crate::tablebase`].
     pub syzygy_path: String,
@@ -108,6 +112,8 @@ impl Default for EngineConfig {
             book_file: String::new(),
             book: None,
             best_book_move: false,
+            limit_strength: false,
+            uci_elo: 1500,
             syzygy_path: String::new(),
             syzygy_probe_depth: 1,
             syzygy_50_move_rule: true,

@@ -15,6 +15,7 @@ pub mod hashfile;
 pub mod options;
 pub mod perft;
 pub mod pool;
+pub mod random;
 pub mod search;
 pub mod session;
 pub mod tablebase;

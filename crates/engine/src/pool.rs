@@ -241,7 +241,12 @@ fn worker_loop(mut searcher: Box<Searcher>, rx: Receiver<Msg>, control: Arc<Cont
                 let results: Vec<SearchResult> =
                     (0..n_helpers).filter_map(|_| helpers.recv().ok()).collect();
                 let total = main.nodes + results.iter().map(|r| r.nodes).sum::<u64>();
-                let (mut best, from_helper) = pick_best(main, results, fixed_depth);
+                // A strength limit's move is the main thread's pick: no vote.
+                let (mut best, from_helper) = if config.limit_strength {
+                    (main, false)
+                } else {
+                    pick_best(main, results, fixed_depth)
+                };
                 best.nodes = total;
                 if let Some(r) = &reporter {
                     if from_helper {

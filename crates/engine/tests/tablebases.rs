@@ -281,3 +281,43 @@ fn uci_syzygy_path_and_tbhits() {
     );
     e.quit();
 }
+
+/// The measurement in `docs/measurements.md` ("Tablebases"): won positions played out by
+/// Engram against itself at `nodes` a move, with the tables and without them; how many end
+/// in mate (rather than a fifty-move draw or a repetition) and in how many plies. Run alone
+/// (it unloads the tables the other tests use):
+/// `cargo test --release -p engram --test tablebases -- --ignored --nocapture conversion`.
+#[test]
+#[ignore]
+fn conversion_with_and_without_tables() {
+    let Some(path) = tables() else { return };
+    let nodes = 20_000;
+    let mut s = session();
+    println!("| ending | tables | mates | plies to mate (mean) | other ends |");
+    println!("|---|---|---|---|---|");
+    for (white, black, seed) in [("Q", "R", 41), ("R", "", 42), ("BN", "", 43)] {
+        let boards = starts(white, black, Wdl::Win, 20, seed);
+        for with in [true, false] {
+            tablebase::set_path(if with { &path } else { "" }).unwrap();
+            let (mut mates, mut plies, mut other) = (0, 0, Vec::new());
+            for &b in &boards {
+                let (end, n) = play(&mut s, &mut Position::new(b), nodes);
+                match end {
+                    End::Mate(Color::White) => {
+                        mates += 1;
+                        plies += n;
+                    }
+                    e => other.push(format!("{e:?}")),
+                }
+            }
+            println!(
+                "| K{white}vK{black} | {} | {mates}/{} | {:.1} | {} |",
+                if with { "yes" } else { "no" },
+                boards.len(),
+                plies as f64 / mates.max(1) as f64,
+                other.join(", ")
+            );
+        }
+    }
+    tablebase::set_path(&path).unwrap();
+}

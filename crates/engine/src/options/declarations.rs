@@ -4,6 +4,7 @@
 
 use super::{Declaration, Effect, Kind, HASH_MAX, MULTIPV_MAX, OVERHEAD_MAX, THREADS_MAX};
 use crate::config::{self, HASH_DEFAULT, OVERHEAD_DEFAULT, REPLACEMENT_VARS};
+use crate::search::skill;
 
 const HASH: &str = "Hash";
 const THREADS: &str = "Threads";
@@ -25,6 +26,8 @@ const SHOW_WDL: &str = "UCI_ShowWDL";
 const OWN_BOOK: &str = "OwnBook";
 const BOOK_FILE: &str = "Book File";
 const BEST_BOOK_MOVE: &str = "Best Book Move";
+const LIMIT_STRENGTH: &str = "UCI_LimitStrength";
+const ELO: &str = "UCI_Elo";
 const SYZYGY_PATH: &str = "SyzygyPath";
 const SYZYGY_PROBE_DEPTH: &str = "SyzygyProbeDepth";
 const SYZYGY_50_MOVE_RULE: &str = "Syzygy50MoveRule";
@@ -224,6 +227,28 @@ pub const OPTIONS: &[Declaration] = &[
         doc: "play the book's heaviest move (else a move drawn with probability proportional to its weight)",
         apply: |c, _, v| {
             c.best_book_move = v.on();
+            Ok(Effect::None)
+        },
+    },
+    Declaration {
+        name: LIMIT_STRENGTH,
+        kind: Kind::Check { default: false },
+        doc: "play weaker, at `UCI_Elo`: a shallow search of four lines and a randomized pick among them, as Stockfish does",
+        apply: |c, _, v| {
+            c.limit_strength = v.on();
+            Ok(Effect::None)
+        },
+    },
+    Declaration {
+        name: ELO,
+        kind: Kind::Spin {
+            default: 1500,
+            min: skill::ELO_MIN as i64,
+            max: skill::ELO_MAX as i64,
+        },
+        doc: "the strength `UCI_LimitStrength` plays at, on Stockfish 15.1's scale (calibrated against its `UCI_Elo`: see \"Strength limit\")",
+        apply: |c, _, v| {
+            c.uci_elo = v.int() as i32;
             Ok(Effect::None)
         },
     },

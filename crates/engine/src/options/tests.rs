@@ -374,6 +374,8 @@ fn uci_lines_as_before() {
             "option name OwnBook type check default false",
             "option name Book File type string default <empty>",
             "option name Best Book Move type check default false",
+            "option name UCI_LimitStrength type check default false",
+            "option name UCI_Elo type spin default 1500 min 1320 max 3000",
             "option name SyzygyPath type string default <empty>",
             "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
             "option name Syzygy50MoveRule type check default true",

@@ -4,6 +4,7 @@
 use super::params;
 use super::report::{Event, Info};
 use super::see::capture_value;
+use super::skill::{self, Skill};
 use super::{
     is_decisive, RootMove, SearchLimits, SearchResult, Searcher, SmpMode, Unwind, INF, MATE,
     MATE_BOUND, MAX_PLY,
@@ -55,6 +56,11 @@ impl Searcher {
         } else {
             1
         };
+        let skill = Skill::from_elo(config.uci_elo);
+        self.skill = (self.id == 0 && config.limit_strength && skill.limits()).then_some(skill);
+        if self.skill.is_some() {
+            self.multipv = self.multipv.max(skill::MULTIPV);
+        }
         self.mode = if threads > 1 && self.multipv == 1 {
             SmpMode::Lazy
         } else {
@@ -97,6 +103,7 @@ impl Searcher {
             .limits
             .depth
             .unwrap_or(MAX_PLY as i32 - 1)
+            .min(self.skill.map_or(MAX_PLY as i32, |s| s.depth()))
             .clamp(1, MAX_PLY as i32 - 1);
         let single_reply = self.root_moves.len() == 1
             && self.limits.clock != Clock::default()
@@ -127,7 +134,8 @@ impl Searcher {
             }
             completed = depth;
             if self.reports() {
-                for i in 0..multipv {
+                // The lines asked for (a strength limit searches more than it shows).
+                for i in 0..multipv.min(self.config.multipv.max(1)) {
                     self.report_info(depth, i);
                 }
             }
@@ -159,6 +167,22 @@ impl Searcher {
             let scale = time_scale(instability, drop, self.best_move_share());
             if !pondering && self.timer.soft_expired(scale) {
                 break;
+            }
+        }
+        if let (Some(skill), true) = (self.skill, completed > 0) {
+            // The strength limit plays a move of its choice among the lines, and shows it.
+            let lines: Vec<_> = self.root_moves[..multipv]
+                .iter()
+                .map(|rm| (rm.mv, rm.score))
+                .collect();
+            let pick = skill.pick(&lines, crate::random::random_u64);
+            if let Some(i) = self.root_moves.iter().position(|rm| rm.mv == pick) {
+                if i > 0 {
+                    self.root_moves[..=i].rotate_right(1);
+                    if self.reports() {
+                        self.report_info(completed, 0);
+                    }
+                }
             }
         }
         self.wait_if_required();

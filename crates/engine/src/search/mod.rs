@@ -20,6 +20,7 @@
 //! | `enhanced_cutoffs.rs` | enhanced transposition cutoffs: the children's entries before the moves |
 //! | `correction.rs` | the static evaluation's correction by pawn structure |
 //! | `smp.rs` | Lazy SMP's bookkeeping (threads spread over depths) |
+//! | `skill.rs` | the strength limit: a capped MultiPV search and a randomized pick |
 //! | `params.rs` | every tunable constant, named |
 //! | `picker.rs`, `history.rs`, `see.rs` | move ordering, its statistics, static exchange |
 
@@ -36,6 +37,7 @@ mod qsearch;
 pub mod report;
 mod root;
 pub mod see;
+pub mod skill;
 pub mod smp;
 mod tablebases;
 pub mod tt;
@@ -270,8 +272,11 @@ pub struct Searcher {
     unwind: Option<Unwind>,
     /// How the threads share this search.
     mode: SmpMode,
-    /// Principal variations this thread searches (`MultiPV` for the main thread, else 1).
+    /// Principal variations this thread searches (`MultiPV` for the main thread, else 1;
+    /// at least `skill::MULTIPV` under a strength limit).
     multipv: usize,
+    /// The strength limit, if the main thread plays weaker (`UCI_LimitStrength`).
+    skill: Option<skill::Skill>,
     /// The iteration in progress.
     iter_depth: i32,
     was_pondering: bool,
@@ -309,6 +314,7 @@ impl Searcher {
             unwind: None,
             mode: SmpMode::Single,
             multipv: 1,
+            skill: None,
             iter_depth: 0,
             was_pondering: false,
             root_moves: Vec::new(),

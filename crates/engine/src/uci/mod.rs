@@ -26,12 +26,7 @@ pub struct Engine {
     position: Position,
 }
 
-/// 64 random bits, different at every call (std's randomly keyed hasher, whose keys change
-/// with each `RandomState`; the book's pick needs nothing better).
-fn random_u64() -> u64 {
-    use std::hash::BuildHasher;
-    std::collections::hash_map::RandomState::new().hash_one(0u8)
-}
+use crate::random::random_u64;
 
 fn error(msg: impl AsRef<str>) {
     println!("info string error: {}", msg.as_ref());

@@ -1,0 +1,123 @@
+//! The strength limit (`UCI_LimitStrength`, `UCI_Elo`), as Stockfish plays weaker: a skill
+//! level from the Elo asked for; a search of at least four principal variations that stops
+//! at the level's depth (1 + level), and a move picked among those variations by a rule that
+//! gives up more the lower the level: each move's score is pushed up by a deterministic
+//! term, which narrows the gaps between the moves, and a random one, up to the spread of the
+//! scores (at most a pawn); the move with the highest pushed score is played. So a weak level
+//! plays a reasonable move that a deeper search would not, rather than a blunder at random.
+//!
+//! The level for an Elo is Stockfish's form, `((elo - a) / b)^(1 / 0.806)`, with Engram's own
+//! `a` and `b`, calibrated by games against Stockfish 15.1's own `UCI_Elo` at the same
+//! number (README, "Strength limit").
+
+use engram_chess::Move;
+
+/// The smallest `UCI_Elo`.
+pub const ELO_MIN: i32 = 1320;
+/// The largest `UCI_Elo`: about Engram's own level on Stockfish's scale.
+pub const ELO_MAX: i32 = 3000;
+/// Engram's calibration of the level for an Elo: `a` (the Elo of level 0) and `b`.
+const ELO_A: f64 = 1346.6;
+const ELO_B: f64 = 143.4;
+/// Levels at or above this are full strength.
+const FULL: f64 = 20.0;
+/// Principal variations a limited search looks at (at least).
+pub const MULTIPV: usize = 4;
+
+/// A strength limit: the skill level, 0 (weakest) to 20 (full strength).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Skill {
+    /// The level, fractional.
+    pub level: f64,
+}
+
+impl Skill {
+    /// The level that plays at `elo` (clamped to [`ELO_MIN`]..=[`ELO_MAX`]).
+    pub fn from_elo(elo: i32) -> Skill {
+        let e = f64::from(elo.clamp(ELO_MIN, ELO_MAX));
+        let level = ((e - ELO_A).max(0.0) / ELO_B).powf(1.0 / 0.806);
+        Skill {
+            level: level.clamp(0.0, FULL),
+        }
+    }
+
+    /// Whether the level is below full strength.
+    pub fn limits(&self) -> bool {
+        self.level < FULL
+    }
+
+    /// The depth at which the move is picked and the search stops.
+    pub fn depth(&self) -> i32 {
+        1 + self.level as i32
+    }
+
+    /// The move to play among `lines` (move and score, best first, at least one), with
+    /// `random` a source of random numbers.
+    pub fn pick(&self, lines: &[(Move, i32)], mut random: impl FnMut() -> u64) -> Move {
+        let top = lines[0].1;
+        let delta = (top - lines[lines.len() - 1].1).clamp(0, 100);
+        let weakness = (120.0 - 2.0 * self.level) as i64;
+        let mut best = (lines[0].0, i64::MIN);
+        for &(mv, score) in lines {
+            let push = (weakness * i64::from(top - score)
+                + i64::from(delta) * (random() % weakness.max(1) as u64) as i64)
+                / 128;
+            let pushed = i64::from(score) + push;
+            if pushed >= best.1 {
+                best = (mv, pushed);
+            }
+        }
+        best.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engram_chess::Square;
+
+    fn mv(i: u8) -> Move {
+        Move::normal(Square::from_index(i), Square::from_index(i + 8))
+    }
+
+    #[test]
+    fn levels_rise_with_the_elo() {
+        assert_eq!(Skill::from_elo(ELO_MIN).level, 0.0);
+        let mut last = -1.0;
+        for elo in (ELO_MIN..=ELO_MAX).step_by(100) {
+            let s = Skill::from_elo(elo);
+            assert!(s.level >= last, "{elo}");
+            last = s.level;
+        }
+        assert!(Skill::from_elo(1500).limits());
+        assert!(Skill::from_elo(1500).depth() < Skill::from_elo(2500).depth());
+    }
+
+    /// Without randomness (the random term zero) the deterministic push never lifts a worse
+    /// move above a better one; with it, weaker levels play the other moves more often.
+    #[test]
+    fn weaker_levels_give_up_more() {
+        let lines = [(mv(8), 50), (mv(9), 20), (mv(10), -10), (mv(11), -300)];
+        for level in [0.0, 10.0, 19.0] {
+            assert_eq!(Skill { level }.pick(&lines, || 0), mv(8));
+        }
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let not_best = |level: f64, rng: &mut dyn FnMut() -> u64| {
+            (0..2000)
+                .filter(|_| Skill { level }.pick(&lines, &mut *rng) != mv(8))
+                .count()
+        };
+        let weak = not_best(0.0, &mut rng);
+        let strong = not_best(19.0, &mut rng);
+        assert!(weak > strong, "{weak} {strong}");
+        assert!(weak > 200, "{weak}");
+        // The last line loses three pawns: a strong level never plays it.
+        assert!((0..2000).all(|_| Skill { level: 19.0 }.pick(&lines, &mut rng) != mv(11)));
+    }
+}
