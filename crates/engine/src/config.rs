@@ -68,6 +68,8 @@ pub struct EngineConfig {
     pub book: Option<Arc<Book>>,
     /// `Best Book Move`: always the book's heaviest move (else one drawn by weight).
     pub best_book_move: bool,
+    /// `Skill Level`: 0 (weakest) to 20 (full strength), when `UCI_LimitStrength` is off.
+    pub skill_level: i32,
     /// `UCI_LimitStrength`: play at `UCI_Elo` (`search::skill`).
     pub limit_strength: bool,
     /// `UCI_Elo`: the strength to play at, on Stockfish's scale.
@@ -112,6 +114,7 @@ impl Default for EngineConfig {
             book_file: String::new(),
             book: None,
             best_book_move: false,
+            skill_level: 20,
             limit_strength: false,
             uci_elo: 1500,
             syzygy_path: String::new(),
@@ -126,6 +129,20 @@ impl Default for EngineConfig {
 }
 
 impl EngineConfig {
+    /// The strength limit these settings ask for: `UCI_Elo` under `UCI_LimitStrength`, else
+    /// `Skill Level`; `None` at full strength.
+    pub fn skill(&self) -> Option<crate::search::skill::Skill> {
+        use crate::search::skill::Skill;
+        let skill = if self.limit_strength {
+            Skill::from_elo(self.uci_elo)
+        } else {
+            Skill {
+                level: f64::from(self.skill_level),
+            }
+        };
+        skill.limits().then_some(skill)
+    }
+
     /// The table configuration these settings ask for.
     pub fn table_config(&self) -> engram_tt::Config {
         engram_tt::Config {

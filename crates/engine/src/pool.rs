@@ -242,7 +242,7 @@ fn worker_loop(mut searcher: Box<Searcher>, rx: Receiver<Msg>, control: Arc<Cont
                     (0..n_helpers).filter_map(|_| helpers.recv().ok()).collect();
                 let total = main.nodes + results.iter().map(|r| r.nodes).sum::<u64>();
                 // A strength limit's move is the main thread's pick: no vote.
-                let (mut best, from_helper) = if config.limit_strength {
+                let (mut best, from_helper) = if config.skill().is_some() {
                     (main, false)
                 } else {
                     pick_best(main, results, fixed_depth)

@@ -296,6 +296,7 @@ fn conversion_with_and_without_tables() {
     println!("| ending | tables | mates | plies to mate (mean) | other ends |");
     println!("|---|---|---|---|---|");
     for (white, black, seed) in [("Q", "R", 41), ("R", "", 42), ("BN", "", 43)] {
+        tablebase::set_path(&path).unwrap();
         let boards = starts(white, black, Wdl::Win, 20, seed);
         for with in [true, false] {
             tablebase::set_path(if with { &path } else { "" }).unwrap();

@@ -26,6 +26,7 @@ const SHOW_WDL: &str = "UCI_ShowWDL";
 const OWN_BOOK: &str = "OwnBook";
 const BOOK_FILE: &str = "Book File";
 const BEST_BOOK_MOVE: &str = "Best Book Move";
+const SKILL_LEVEL: &str = "Skill Level";
 const LIMIT_STRENGTH: &str = "UCI_LimitStrength";
 const ELO: &str = "UCI_Elo";
 const SYZYGY_PATH: &str = "SyzygyPath";
@@ -227,6 +228,19 @@ pub const OPTIONS: &[Declaration] = &[
         doc: "play the book's heaviest move (else a move drawn with probability proportional to its weight)",
         apply: |c, _, v| {
             c.best_book_move = v.on();
+            Ok(Effect::None)
+        },
+    },
+    Declaration {
+        name: SKILL_LEVEL,
+        kind: Kind::Spin {
+            default: 20,
+            min: 0,
+            max: 20,
+        },
+        doc: "play weaker below 20 (Stockfish's levels; `UCI_LimitStrength` overrides it)",
+        apply: |c, _, v| {
+            c.skill_level = v.int() as i32;
             Ok(Effect::None)
         },
     },

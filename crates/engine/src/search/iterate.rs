@@ -4,7 +4,7 @@
 use super::params;
 use super::report::{Event, Info};
 use super::see::capture_value;
-use super::skill::{self, Skill};
+use super::skill;
 use super::{
     is_decisive, RootMove, SearchLimits, SearchResult, Searcher, SmpMode, Unwind, INF, MATE,
     MATE_BOUND, MAX_PLY,
@@ -56,8 +56,7 @@ impl Searcher {
         } else {
             1
         };
-        let skill = Skill::from_elo(config.uci_elo);
-        self.skill = (self.id == 0 && config.limit_strength && skill.limits()).then_some(skill);
+        self.skill = config.skill().filter(|_| self.id == 0);
         if self.skill.is_some() {
             self.multipv = self.multipv.max(skill::MULTIPV);
         }

@@ -9,12 +9,12 @@ use super::history::{self, bonus, History, PieceTo};
 use super::params;
 use super::picker::{is_noisy, MovePicker};
 use super::see::see_ge;
+use super::tablebases::TbVerdict;
 use super::tt::EVAL_NONE;
 use super::tt::{is_decisive, TB_BOUND};
 use super::{toward_beta, Searcher, INF, MATE, MAX_PLY, OFF};
 use crate::eval::non_pawn_material;
 use engram_chess::{Board, Move};
-use engram_tt::Bound;
 
 /// What a node's move loop needs to choose and prune its moves.
 #[derive(Clone, Copy, Debug, Default)]
@@ -110,27 +110,13 @@ impl Searcher {
 
         // Tablebases (`tablebases.rs`): a verdict that settles the node ends it; at a PV node
         // one that does not is a floor (a win) or a ceiling (a loss) for the search below.
-        let mut tb_floor = -INF;
-        let mut tb_ceiling = INF;
+        let (mut tb_floor, mut tb_ceiling) = (-INF, INF);
         if ply > 0 && !singular_search && self.limits.tb.cardinality > 0 {
-            if let Some((score, bound)) = self.probe_tb(&board, depth, ply) {
-                let settles = match bound {
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                    _ => true,
-                };
-                if settles {
-                    self.store_tb(key, ply, depth, score, bound);
-                    return score;
-                }
-                if PV {
-                    if bound == Bound::Lower {
-                        tb_floor = score;
-                        alpha = alpha.max(score);
-                    } else {
-                        tb_ceiling = score;
-                    }
-                }
+            match self.tb_verdict::<PV>(&board, key, depth, ply, alpha, beta) {
+                TbVerdict::Ends(score) => return score,
+                TbVerdict::Floor(score) => (tb_floor, alpha) = (score, alpha.max(score)),
+                TbVerdict::Ceiling(score) => tb_ceiling = score,
+                TbVerdict::None => {}
             }
         }
 

@@ -15,16 +15,56 @@ use crate::tablebase::{self, Wdl};
 use engram_chess::{Board, CastlingRights};
 use engram_tt::{Bound, Record};
 
+/// What a node learns from the tables.
+pub(super) enum TbVerdict {
+    /// Nothing (not probed, or not in the tables).
+    None,
+    /// The node's score: the verdict settles it.
+    Ends(i32),
+    /// A PV node's score is at least this (a win).
+    Floor(i32),
+    /// A PV node's score is at most this (a loss).
+    Ceiling(i32),
+}
+
 impl Searcher {
+    /// Probes the node at `ply` (position `board`, key `key`) searched to `depth` with window
+    /// `(alpha, beta)`: a verdict that settles the node is stored and ends it; at a PV node
+    /// one that does not bounds the search's score.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn tb_verdict<const PV: bool>(
+        &mut self,
+        board: &Board,
+        key: u64,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> TbVerdict {
+        let Some((score, bound)) = self.probe_tb(board, depth, ply) else {
+            return TbVerdict::None;
+        };
+        let settles = match bound {
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+            _ => true,
+        };
+        if settles {
+            self.store_tb(key, ply, depth, score, bound);
+            TbVerdict::Ends(score)
+        } else if !PV {
+            TbVerdict::None
+        } else if bound == Bound::Lower {
+            TbVerdict::Floor(score)
+        } else {
+            TbVerdict::Ceiling(score)
+        }
+    }
+
     /// The tables' verdict on the node at `ply` searched to `depth`, as a score and the bound
     /// it is, if the node qualifies and the tables hold it (counted in `tbhits`).
     #[inline]
-    pub(super) fn probe_tb(
-        &mut self,
-        board: &Board,
-        depth: i32,
-        ply: usize,
-    ) -> Option<(i32, Bound)> {
+    fn probe_tb(&mut self, board: &Board, depth: i32, ply: usize) -> Option<(i32, Bound)> {
         let tb = self.limits.tb;
         let pieces = board.occupied().len();
         if pieces > tb.cardinality
@@ -49,7 +89,7 @@ impl Searcher {
 
     /// Stores a node's tablebase verdict: `score` as `bound`, no move, no evaluation, with a
     /// draft a few plies beyond the node's `depth` (the verdict holds at any depth).
-    pub(super) fn store_tb(&self, key: u64, ply: usize, depth: i32, score: i32, bound: Bound) {
+    fn store_tb(&self, key: u64, ply: usize, depth: i32, score: i32, bound: Bound) {
         if !self.use_tt {
             return;
         }
