@@ -210,6 +210,12 @@ fn the_root_keeps_only_moves_that_keep_the_result() {
     }
 }
 
+/// The last `info depth` line the engine printed.
+fn last_info(e: &Engine) -> String {
+    let line = e.log.iter().rev().find(|l| l.starts_with("info depth"));
+    line.expect("an info line").clone()
+}
+
 /// Over UCI: `SyzygyPath` says what it loaded, a bad folder is an error that keeps them,
 /// and a search from a tablebase position reports `tbhits` and plays a winning move.
 #[test]
@@ -237,12 +243,7 @@ fn uci_syzygy_path_and_tbhits() {
     e.send("position fen 4k3/8/8/8/8/8/4p3/R3K2R w KQ - 0 1");
     e.send("go depth 8");
     e.bestmove(t);
-    let info = e
-        .log
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .unwrap();
+    let info = last_info(&e);
     let hits: u64 = info
         .split_whitespace()
         .skip_while(|w| *w != "tbhits")
@@ -256,12 +257,7 @@ fn uci_syzygy_path_and_tbhits() {
     e.send(&format!("position fen {fen}"));
     e.send("go depth 6");
     let mv = best(&e.bestmove(t)).to_string();
-    let info = e
-        .log
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .unwrap();
+    let info = last_info(&e);
     assert!(
         info.contains("score cp 20000") || info.contains("score mate"),
         "{info}"
