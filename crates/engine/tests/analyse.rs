@@ -300,3 +300,93 @@ fn bad_positions_and_moves_are_named() {
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("/no/such/file.pgn"));
 }
+
+/// Five games that share their openings (so that a whole run's table would carry over from
+/// one game to the next if games were not analysed each as a new game).
+const COLLECTION: &str = "\
+[Event \"1\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 *\n\n\
+[Event \"2\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 Nf6 4. O-O Nxe4 5. d4 Nd6 *\n\n\
+[Event \"3\"]\n\n1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Bg5 Be7 5. e3 O-O *\n\n\
+[Event \"4\"]\n\n1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 *\n\n\
+[Event \"5\"]\n\n1. d4 d5 2. c4 e6 3. Nc3 c6 4. e3 Nf6 5. Nf3 Nbd7 *\n";
+
+#[test]
+fn shards_together_are_one_whole_run() {
+    use engram_chess::pgn;
+    let dir = std::env::temp_dir().join(format!("engram-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("games.pgn");
+    std::fs::write(&input, COLLECTION).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let run = |shard: Option<&str>, name: &str| {
+        let (out, mem) = (path(&format!("{name}.pgn")), path(&format!("{name}.mem")));
+        let mut args = vec![
+            "analyse",
+            "--pgn",
+            input.to_str().unwrap(),
+            "--nodes",
+            "3000",
+            "--threads",
+            "1",
+            "--hash",
+            "4",
+            "-o",
+            &out,
+            "--memory",
+            &mem,
+            "--memory-depth",
+            "4",
+        ];
+        if let Some(s) = shard {
+            args.extend(["--shard", s]);
+        }
+        let o = engram(&args);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        pgn::read_games(&std::fs::read_to_string(&out).unwrap())
+            .into_iter()
+            .map(|g| pgn::write_games(&[g.unwrap()]).unwrap())
+            .collect::<Vec<String>>()
+    };
+    let whole = run(None, "whole");
+    let first = run(Some("1/2"), "s1");
+    let second = run(Some("2/2"), "s2");
+    assert_eq!((whole.len(), first.len(), second.len()), (5, 3, 2));
+    for (k, game) in whole.iter().enumerate() {
+        let shard = if k % 2 == 0 {
+            &first[k / 2]
+        } else {
+            &second[k / 2]
+        };
+        assert_eq!(game, shard, "game {}", k + 1);
+    }
+    // The shards' memories merged hold what the whole run's holds.
+    let merged = path("merged.mem");
+    let o = engram(&[
+        "hash",
+        "merge",
+        &path("s1.mem"),
+        &path("s2.mem"),
+        "-o",
+        &merged,
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let entries = |file: &str| -> String {
+        let info = text(&engram(&["hash", "info", file]).stdout);
+        info.lines()
+            .find(|l| l.starts_with("entries"))
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(entries(&merged), entries(&path("whole.mem")));
+    // Bad shards are refused before anything is searched.
+    for bad in ["0/2", "3/2", "two"] {
+        let o = engram(&["analyse", "--pgn", input.to_str().unwrap(), "--shard", bad]);
+        assert!(!o.status.success());
+        assert!(
+            text(&o.stderr).contains("--shard takes I/N"),
+            "{}",
+            text(&o.stderr)
+        );
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -30,6 +30,14 @@ pub enum Select {
     All,
     /// Game N (from 1).
     One(usize),
+    /// Shard `index` of `count` (`index` from 1): games `index`, `index + count`,
+    /// `index + 2 count`, ... (`--shard I/N`, for job arrays).
+    Shard {
+        /// Which shard, from 1 to `count`.
+        index: usize,
+        /// How many shards the file is split into.
+        count: usize,
+    },
 }
 
 impl Select {
@@ -43,6 +51,23 @@ impl Select {
             _ => Err(format!(
                 "--game takes a game number from 1 or 'all', not '{text}'"
             )),
+        }
+    }
+
+    /// `I/N`, with `1 <= I <= N`: shard I of N.
+    pub fn parse_shard(text: &str) -> Result<Select, String> {
+        let bad = || {
+            format!(
+                "--shard takes I/N with 1 <= I <= N (shards count from 1, as a Slurm job \
+                 array --array=1-N does), not '{text}'"
+            )
+        };
+        let (i, n) = text.split_once('/').ok_or_else(bad)?;
+        match (i.trim().parse::<usize>(), n.trim().parse::<usize>()) {
+            (Ok(index), Ok(count)) if index >= 1 && index <= count => {
+                Ok(Select::Shard { index, count })
+            }
+            _ => Err(bad()),
         }
     }
 }
@@ -59,6 +84,10 @@ pub fn pick(text: &str, select: Select) -> Result<Vec<Numbered>, String> {
         .collect();
     match select {
         Select::All => Ok(games),
+        Select::Shard { index, count } => Ok(games
+            .into_iter()
+            .filter(|(n, _)| (n - 1) % count == index - 1)
+            .collect()),
         Select::One(n) if n <= games.len() => Ok(games.into_iter().skip(n - 1).take(1).collect()),
         Select::One(n) => Err(format!(
             "there is no game {n}: the file has {} game{}",
@@ -84,7 +113,9 @@ struct Searched {
 }
 
 /// Searches every position of `game` (the progress bar counts them) and returns the game
-/// annotated.
+/// annotated. The game is analysed as a new game (`Session::new_game`), so its annotation
+/// does not depend on the games analysed before it: a game comes out the same in a shard
+/// as in a run over the whole file, given a node or depth limit and one thread.
 fn annotate(
     session: &mut Session,
     game: &Game,
@@ -93,6 +124,7 @@ fn annotate(
     bar: &ProgressBar,
     json: bool,
 ) -> Game {
+    session.new_game();
     let players = players(game);
     let mut pos = Position::new(game.start);
     let mut searched = Vec::with_capacity(game.moves.len() + 1);
@@ -277,5 +309,31 @@ mod tests {
             .contains("the file has 2 games"));
         assert!(Select::parse("0").is_err() && Select::parse("x").is_err());
         assert_eq!(Select::parse("ALL"), Ok(Select::All));
+    }
+
+    #[test]
+    fn shards_split_the_games() {
+        let text = "1. e4 *\n\n1. d4 *\n\n1. c4 *\n\n1. Nf3 *\n\n1. g3 *\n";
+        let numbers = |i, n| -> Vec<usize> {
+            pick(text, Select::Shard { index: i, count: n })
+                .unwrap()
+                .into_iter()
+                .map(|(k, _)| k)
+                .collect()
+        };
+        assert_eq!(numbers(1, 2), [1, 3, 5]);
+        assert_eq!(numbers(2, 2), [2, 4]);
+        assert_eq!(numbers(3, 3), [3]);
+        assert_eq!(numbers(1, 1), [1, 2, 3, 4, 5]);
+        assert_eq!(numbers(5, 7), [5]);
+        assert!(numbers(6, 7).is_empty());
+        assert_eq!(
+            Select::parse_shard("2/4"),
+            Ok(Select::Shard { index: 2, count: 4 })
+        );
+        for bad in ["0/4", "5/4", "1", "a/b", "1/0", "-1/2", "/"] {
+            let e = Select::parse_shard(bad).unwrap_err();
+            assert!(e.contains("1 <= I <= N"), "{bad}: {e}");
+        }
     }
 }

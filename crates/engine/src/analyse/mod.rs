@@ -53,6 +53,11 @@ pub struct AnalyseArgs {
     /// Which games of the PGN file: a number (the first is 1) or `all`.
     #[arg(long, value_name = "N|all", default_value = "all", requires = "pgn")]
     pub game: String,
+    /// Only shard I of N of the games: games I, I+N, I+2N, ... (I from 1), so that N
+    /// processes (a job array: `--shard $SLURM_ARRAY_TASK_ID/N`) split a collection; each
+    /// game is analysed as a new game, so the shards' outputs together are one whole run's.
+    #[arg(long, value_name = "I/N", requires = "pgn", conflicts_with = "game")]
+    pub shard: Option<String>,
     /// Where to write the annotated PGN (default: standard output).
     #[arg(long, short = 'o', value_name = "FILE", requires = "pgn")]
     pub out: Option<PathBuf>,
@@ -132,9 +137,10 @@ impl AnalyseArgs {
             )?),
             Some(_) => None,
         };
-        let select = match &self.pgn {
-            Some(_) => Some(game::Select::parse(&self.game)?),
-            None => None,
+        let select = match (&self.pgn, &self.shard) {
+            (Some(_), Some(shard)) => Some(game::Select::parse_shard(shard)?),
+            (Some(_), None) => Some(game::Select::parse(&self.game)?),
+            (None, _) => None,
         };
         let limits = self.limits();
         let (mut session, note) = Session::new(

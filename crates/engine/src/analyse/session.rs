@@ -29,8 +29,10 @@ pub struct Session {
     memory_path: Option<PathBuf>,
     /// What the memory file held when the run started.
     memory: Memory,
-    /// Every position searched, for the harvest.
+    /// Every position searched since the last new game, for the harvest.
     roots: Vec<Board>,
+    /// What was harvested at each new game.
+    harvested: Memory,
     /// The shallowest entries the harvest keeps.
     memory_depth: i32,
 }
@@ -77,6 +79,7 @@ impl Session {
                 memory_path: memory,
                 memory: loaded,
                 roots: Vec::new(),
+                harvested: Memory::new(),
                 memory_depth,
             },
             note,
@@ -110,6 +113,20 @@ impl Session {
         self.engine.search(pos, search_limits)
     }
 
+    /// Starts a new game: what the table holds for the positions searched so far is
+    /// harvested (with a memory file), the table is emptied and the threads forget their
+    /// histories, and the memory file's entries are loaded again. The next search then
+    /// starts from the same state whatever was searched before.
+    pub fn new_game(&mut self) {
+        if self.memory_path.is_some() && !self.roots.is_empty() {
+            let h = hashfile::harvest(self.engine.table(), &self.roots, self.memory_depth);
+            self.harvested.merge(&h);
+        }
+        self.roots.clear();
+        self.engine.new_game();
+        self.memory.apply(self.engine.table());
+    }
+
     /// Writes the memory back, if there is one: what the file held, merged with the table's
     /// entries reachable from the positions searched (the deeper entry per key wins). Returns
     /// a line saying what was written.
@@ -119,7 +136,12 @@ impl Session {
         };
         let mut memory = self.memory;
         memory.age_by(1);
-        let harvested = hashfile::harvest(self.engine.table(), &self.roots, self.memory_depth);
+        let mut harvested = self.harvested;
+        harvested.merge(&hashfile::harvest(
+            self.engine.table(),
+            &self.roots,
+            self.memory_depth,
+        ));
         memory.merge(&harvested);
         let info = memory
             .save(path, KEY_SCHEME, &hashfile::writer())
