@@ -3,7 +3,7 @@
 //! at the level's depth (1 + level), and a move picked among those variations by a rule that
 //! gives up more the lower the level: each move's score is pushed up by a deterministic
 //! term, which narrows the gaps between the moves, and a random one, up to the spread of the
-//! scores (at most a pawn); the move with the highest pushed score is played. So a weak level
+//! scores (at most [`SPREAD_MAX`] centipawns); the move with the highest pushed score is played. So a weak level
 //! plays a reasonable move that a deeper search would not, rather than a blunder at random.
 //!
 //! The level for an Elo is Stockfish's form, `((elo - a) / b)^(1 / 0.806)`, with Engram's own
@@ -21,6 +21,12 @@ const ELO_A: f64 = 1346.6;
 const ELO_B: f64 = 143.4;
 /// Levels at or above this are full strength.
 const FULL: f64 = 20.0;
+/// The largest spread of the scores the random term scales with, in centipawns: a third of
+/// a pawn. Stockfish caps it at its `PawnValueMg`, 126 of its internal units, which it
+/// shows as 32 cp (it divides by 394 for centipawns in 15.1); a cap of a whole pawn (100 cp)
+/// gave moves up to 4 times as far below the best a chance, and levels 13 and 17 then
+/// played alike, some 450 Elo below Stockfish's level 13 (docs/measurements.md).
+pub const SPREAD_MAX: i32 = 32;
 /// Principal variations a limited search looks at (at least).
 pub const MULTIPV: usize = 4;
 
@@ -55,7 +61,7 @@ impl Skill {
     /// `random` a source of random numbers.
     pub fn pick(&self, lines: &[(Move, i32)], mut random: impl FnMut() -> u64) -> Move {
         let top = lines[0].1;
-        let delta = (top - lines[lines.len() - 1].1).clamp(0, 100);
+        let delta = (top - lines[lines.len() - 1].1).clamp(0, SPREAD_MAX);
         let weakness = (120.0 - 2.0 * self.level) as i64;
         let mut best = (lines[0].0, i64::MIN);
         for &(mv, score) in lines {
