@@ -6,7 +6,7 @@
 
 use crate::args::{hash_parser, threads_parser, EngineArgs};
 use crate::config::EngineConfig;
-use crate::{bench, perft, uci};
+use crate::{bench, perft};
 use clap::{value_parser, Args, Parser, Subcommand};
 use engram_chess::{Board, STARTPOS};
 use std::time::Instant;
@@ -224,8 +224,11 @@ impl Cli {
     /// after `error: ` (the process then exits non-zero).
     pub fn run(self) -> Result<(), String> {
         match self.command {
+            #[cfg(feature = "cluster")]
+            None => crate::cluster::mpi::run(),
+            #[cfg(not(feature = "cluster"))]
             None => {
-                uci::Engine::new().run();
+                crate::uci::Engine::new().run();
                 Ok(())
             }
             Some(command) => command.run(),

@@ -7,6 +7,7 @@ pub mod analyse;
 pub mod args;
 pub mod bench;
 pub mod cli;
+pub mod cluster;
 pub mod config;
 #[cfg(feature = "train")]
 pub mod datagen;

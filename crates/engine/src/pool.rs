@@ -231,6 +231,7 @@ fn worker_loop(mut searcher: Box<Searcher>, rx: Receiver<Msg>, control: Arc<Cont
                 let searchmoves = limits.searchmoves.clone();
                 let reporter = limits.reporter.clone();
                 let fixed_depth = limits.depth.is_some();
+                let gather = limits.gather.clone();
                 let mut main = guarded_search(&mut searcher, &pos, limits, &config);
                 if main.best.is_null() {
                     // Keep a legal move even if the search had no time to find one.
@@ -240,14 +241,25 @@ fn worker_loop(mut searcher: Box<Searcher>, rx: Receiver<Msg>, control: Arc<Cont
                 control.stop.store(true, Ordering::Relaxed);
                 let results: Vec<SearchResult> =
                     (0..n_helpers).filter_map(|_| helpers.recv().ok()).collect();
-                let total = main.nodes + results.iter().map(|r| r.nodes).sum::<u64>();
+                let mut total = main.nodes + results.iter().map(|r| r.nodes).sum::<u64>();
                 // A strength limit's move is the main thread's pick: no vote.
-                let (mut best, from_helper) = if config.skill().is_some() {
+                let (mut best, mut from_helper) = if config.skill().is_some() {
                     (main, false)
                 } else {
                     pick_best(main, results, fixed_depth)
                 };
                 best.nodes = total;
+                // A cluster's other ranks: their results join the vote.
+                if let Some(gather) = gather {
+                    let others = (gather.0)(&best);
+                    total += others.iter().map(|r| r.nodes).sum::<u64>();
+                    if !others.is_empty() && config.skill().is_none() {
+                        let (chosen, from_other) = pick_best(best, others, fixed_depth);
+                        best = chosen;
+                        from_helper |= from_other;
+                    }
+                    best.nodes = total;
+                }
                 if let Some(r) = &reporter {
                     if from_helper {
                         // The move comes from a helper: show its line, so the last `info`
@@ -445,6 +457,11 @@ impl Pool {
             }
         }
         sum
+    }
+
+    /// Nodes searched by all threads in the current (or last) search, as last published.
+    pub fn nodes(&self) -> u64 {
+        self.counters.iter().map(|c| c.nodes()).sum()
     }
 
     /// Forgets the history tables of every thread (`ucinewgame`). Only while idle.

@@ -174,6 +174,11 @@ impl Session {
         self.pool.tt_use()
     }
 
+    /// Nodes searched by all threads in the current (or last) search, as last published.
+    pub fn nodes(&self) -> u64 {
+        self.pool.nodes()
+    }
+
     /// The number of search threads.
     pub fn threads(&self) -> usize {
         self.pool.threads()

@@ -164,36 +164,35 @@ pub use declarations::OPTIONS;
 /// [`uci_lines`] and [`parse_setoption`], so `uci` lists these options after the fixed ones
 /// and `setoption` validates them the same way, falling back to them for names not in
 /// [`OPTIONS`]. With the cargo feature `tune` these are the search's tunable parameters
-/// (`search::params::PARAMS`, one spin option each); without it there are none.
+/// (`search::params::PARAMS`, one spin option each); with `cluster`, the cluster's settings
+/// (`cluster::options`); without either there are none.
 pub fn extra() -> &'static [Declaration] {
-    #[cfg(feature = "tune")]
-    {
-        use crate::search::params::PARAMS;
-        static TUNABLES: std::sync::OnceLock<Vec<Declaration>> = std::sync::OnceLock::new();
-        TUNABLES.get_or_init(|| {
-            PARAMS
-                .iter()
-                .map(|p| Declaration {
-                    name: p.name,
-                    kind: Kind::Spin {
-                        default: p.default.into(),
-                        min: p.min.into(),
-                        max: p.max.into(),
-                    },
-                    doc: p.doc,
-                    apply: |_, name, v| {
-                        let v = i32::try_from(v.int()).map_err(|e| e.to_string())?;
-                        crate::search::params::set(name, v)?;
-                        Ok(Effect::None)
-                    },
-                })
-                .collect()
-        })
-    }
-    #[cfg(not(feature = "tune"))]
-    {
-        &[]
-    }
+    static EXTRA: std::sync::OnceLock<Vec<Declaration>> = std::sync::OnceLock::new();
+    EXTRA.get_or_init(|| {
+        #[allow(unused_mut)]
+        let mut extra: Vec<Declaration> = Vec::new();
+        #[cfg(feature = "tune")]
+        {
+            use crate::search::params::PARAMS;
+            extra.extend(PARAMS.iter().map(|p| Declaration {
+                name: p.name,
+                kind: Kind::Spin {
+                    default: p.default.into(),
+                    min: p.min.into(),
+                    max: p.max.into(),
+                },
+                doc: p.doc,
+                apply: |_, name, v| {
+                    let v = i32::try_from(v.int()).map_err(|e| e.to_string())?;
+                    crate::search::params::set(name, v)?;
+                    Ok(Effect::None)
+                },
+            }));
+        }
+        #[cfg(feature = "cluster")]
+        extra.extend(crate::cluster::options());
+        extra
+    })
 }
 
 impl Declaration {

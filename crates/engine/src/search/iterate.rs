@@ -45,6 +45,8 @@ impl Searcher {
         self.eval.configure(config.nnue());
         self.limits = limits;
         self.killers.fill([Move::NULL; 2]);
+        *self.outbox.get_mut() =
+            crate::cluster::exchange::Outbox::new(self.control.exchange.get().cloned());
         #[cfg(feature = "tune")]
         {
             self.lmr = params::lmr_table();
@@ -186,6 +188,7 @@ impl Searcher {
         }
         self.wait_if_required();
         self.publish_nodes();
+        self.outbox.get_mut().flush();
 
         let best = &self.root_moves[0];
         SearchResult {

@@ -42,6 +42,7 @@ pub mod smp;
 mod tablebases;
 pub mod tt;
 
+use crate::cluster::exchange::{Exchange, Outbox};
 use crate::config::EngineConfig;
 use crate::eval::Evaluator;
 use crate::time::{Clock, Timer};
@@ -50,8 +51,9 @@ use engram_chess::{Board, Move, Position};
 use engram_tt::{Bound, Table};
 use history::{History, PieceTo};
 use smp::Smp;
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 pub use tt::{is_decisive, INF, MATE, MATE_BOUND, MAX_PLY, TB_BOUND, TB_WIN};
 
@@ -71,6 +73,9 @@ pub struct Control {
     /// What the threads of one search share besides the table: Lazy SMP's iterations
     /// (reset by the pool per search).
     pub smp: Smp,
+    /// Where the threads copy their deep table entries for the other ranks of a cluster
+    /// (set once, by the cluster; unset, nothing is copied).
+    pub exchange: OnceLock<Arc<Exchange>>,
 }
 
 /// What one search thread publishes every 1024 nodes for the others and for `info`: its
@@ -131,6 +136,21 @@ pub struct SearchLimits {
     pub reporter: Option<report::Reporter>,
     /// How the search uses the tablebases (set by the pool from the root's probe).
     pub tb: TbUse,
+    /// Other searches to vote with, fetched by the pool's main thread once its own threads
+    /// have voted (a cluster's other ranks).
+    pub gather: Option<Gather>,
+}
+
+/// The results of other searches of the same position to vote with: called with this
+/// search's own result, it returns theirs (a cluster's follower sends its result to the
+/// leader and returns none).
+#[derive(Clone)]
+pub struct Gather(pub Arc<dyn Fn(&SearchResult) -> Vec<SearchResult> + Send + Sync>);
+
+impl std::fmt::Debug for Gather {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Gather")
+    }
 }
 
 /// How a search uses the Syzygy tablebases, decided once at the root by the pool.
@@ -283,6 +303,8 @@ pub struct Searcher {
     root_moves: Vec<RootMove>,
     /// Late-move reductions by depth and move number (`params::lmr_table`).
     lmr: Vec<[i32; 64]>,
+    /// Deep entries copied for a cluster's other ranks (`Control::exchange`).
+    outbox: RefCell<Outbox>,
 }
 
 impl Searcher {
@@ -319,6 +341,7 @@ impl Searcher {
             was_pondering: false,
             root_moves: Vec::new(),
             lmr: params::lmr_table(),
+            outbox: RefCell::new(Outbox::default()),
         }
     }
 

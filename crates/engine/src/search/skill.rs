@@ -27,6 +27,8 @@ const FULL: f64 = 20.0;
 /// gave moves up to 4 times as far below the best a chance, and levels 13 and 17 then
 /// played alike, some 450 Elo below Stockfish's level 13 (docs/measurements.md).
 pub const SPREAD_MAX: i32 = 32;
+/// The levels over which the pick's weakness falls to nothing (see [`Skill::weakness`]).
+const TAPER: f64 = 8.0;
 /// Principal variations a limited search looks at (at least).
 pub const MULTIPV: usize = 4;
 
@@ -57,12 +59,23 @@ impl Skill {
         1 + self.level as i32
     }
 
+    /// How much the pick gives up: Stockfish's `120 - 2 level`, tapered to 0 over the
+    /// last [`TAPER`] levels below full strength, so that the levels rise to full strength
+    /// instead of stopping short of it. With Stockfish's weakness (80 at level 20), levels 15
+    /// and 17 played some 2200 on Stockfish's scale at 10s+0.1s, and full strength
+    /// (Engram's ~3000) was out of reach of every level below 20.
+    pub fn weakness(&self) -> i64 {
+        let stockfish = 120.0 - 2.0 * self.level;
+        let taper = ((FULL - self.level) / TAPER).clamp(0.0, 1.0);
+        (stockfish * taper) as i64
+    }
+
     /// The move to play among `lines` (move and score, best first, at least one), with
     /// `random` a source of random numbers.
     pub fn pick(&self, lines: &[(Move, i32)], mut random: impl FnMut() -> u64) -> Move {
         let top = lines[0].1;
         let delta = (top - lines[lines.len() - 1].1).clamp(0, SPREAD_MAX);
-        let weakness = (120.0 - 2.0 * self.level) as i64;
+        let weakness = self.weakness();
         let mut best = (lines[0].0, i64::MIN);
         for &(mv, score) in lines {
             let push = (weakness * i64::from(top - score)
@@ -123,6 +136,11 @@ mod tests {
         let strong = not_best(19.0, &mut rng);
         assert!(weak > strong, "{weak} {strong}");
         assert!(weak > 200, "{weak}");
+        // The weakness is Stockfish's up to level 12, then falls to 0 at level 20.
+        assert_eq!(Skill { level: 0.0 }.weakness(), 120);
+        assert_eq!(Skill { level: 12.0 }.weakness(), 96);
+        assert_eq!(Skill { level: 16.0 }.weakness(), 44);
+        assert_eq!(Skill { level: 20.0 }.weakness(), 0);
         // The last line loses three pawns: a strong level never plays it.
         assert!((0..2000).all(|_| Skill { level: 19.0 }.pick(&lines, &mut rng) != mv(11)));
     }

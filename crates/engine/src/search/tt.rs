@@ -271,6 +271,7 @@ impl Searcher {
             nodes: subtree,
         };
         self.tt.store(key, record);
+        self.outbox.borrow_mut().push(key, &record);
     }
 }
 

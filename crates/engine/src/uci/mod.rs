@@ -4,11 +4,12 @@
 //! `isready`, `stop`, `ponderhit` and `quit` take effect while it runs. Bad input never panics
 //! and never exits: it gets `info string error: ...` and the state stays as it was.
 
+use crate::cluster::Peers;
 use crate::config::EngineConfig;
 use crate::eval::{nnue, Evaluator};
 use crate::options::{self, Effect};
 use crate::search::report::{Event, Reporter};
-use crate::search::{Control, SearchLimits};
+use crate::search::{Control, Gather, SearchLimits};
 use crate::session::Session;
 use crate::time::Clock;
 use crate::{bench, hashfile, perft};
@@ -24,6 +25,10 @@ pub mod text;
 pub struct Engine {
     session: Session,
     position: Position,
+    /// The other ranks of a cluster (`mpirun`), if any.
+    peers: Option<Arc<dyn Peers>>,
+    /// A follower rank: the number of the search its current `go` belongs to.
+    follower_search: Option<u64>,
 }
 
 use crate::random::random_u64;
@@ -45,7 +50,56 @@ impl Engine {
             session: Session::new(EngineConfig::default())
                 .expect("a 16 MiB table and one thread can be had"),
             position: Position::new(Board::startpos()),
+            peers: None,
+            follower_search: None,
         }
+    }
+
+    /// One rank's engine in a cluster: rank 0 reads UCI and leads the others
+    /// ([`Engine::run`]), the others follow it ([`Engine::follow`]).
+    pub fn with_peers(peers: Arc<dyn Peers>) -> Engine {
+        let mut engine = Engine::new();
+        let exchange = peers.exchange();
+        exchange.set_table(engine.session.table().clone());
+        let _ = engine.control().exchange.set(exchange);
+        engine.peers = Some(peers);
+        engine
+    }
+
+    /// The cluster's other ranks, when this is rank 0.
+    fn followers(&self) -> Option<&Arc<dyn Peers>> {
+        self.peers.as_ref().filter(|p| p.rank() == 0)
+    }
+
+    /// A follower rank's loop: runs the commands rank 0 sends (`lines`: each with the
+    /// search it belongs to) until `quit`; reports its node count while it searches.
+    pub fn follow(&mut self, lines: std::sync::mpsc::Receiver<(u64, String)>) {
+        use std::sync::mpsc::RecvTimeoutError;
+        let Some(peers) = self.peers.clone() else {
+            return;
+        };
+        let mut current = 0;
+        loop {
+            match lines.recv_timeout(std::time::Duration::from_millis(10)) {
+                Ok((id, line)) => {
+                    if line.split_whitespace().next() == Some("go") {
+                        current = id;
+                        self.follower_search = Some(id);
+                        self.handle(&line);
+                        self.follower_search = None;
+                    } else if !self.handle(&line) {
+                        break;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if self.session.busy() && self.control().searching.load(Ordering::Relaxed) {
+                        peers.send_nodes(current, self.session.nodes());
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+        }
+        self.stop_and_wait();
     }
 
     fn control(&self) -> &Arc<Control> {
@@ -77,6 +131,9 @@ impl Engine {
             let _ = io::stdout().flush();
         }
         self.stop_and_wait();
+        if let Some(peers) = self.followers() {
+            peers.forward("quit");
+        }
     }
 
     /// Handles one command line; returns `false` on `quit`.
@@ -87,6 +144,12 @@ impl Engine {
             return true;
         };
         let rest: Vec<&str> = tokens.collect();
+        // Rank 0 of a cluster: the commands that change state reach every rank.
+        if let Some(peers) = self.followers() {
+            if matches!(cmd, "position" | "setoption" | "ucinewgame" | "stop") {
+                peers.forward(line);
+            }
+        }
         match cmd {
             "uci" => self.cmd_uci(),
             "isready" => println!("readyok"),
@@ -363,18 +426,70 @@ impl Engine {
         clock.opp_time = theirs;
         clock.inc = inc;
         limits.clock = clock;
-        if self.config().own_book && !ponder && !limits.infinite && limits.mate.is_none() {
+        if self.config().own_book
+            && !ponder
+            && !limits.infinite
+            && limits.mate.is_none()
+            && self.follower_search.is_none()
+        {
             if let Some(line) = self.book_answer(&board, &limits) {
                 println!("{line}");
                 let _ = io::stdout().flush();
                 return;
             }
         }
+        if let Some(peers) = self.peers.clone() {
+            self.cluster_limits(&peers, &mut limits, &mut ponder, args);
+        }
         let control = self.control();
         *control.ponderhit.lock().unwrap_or_else(|e| e.into_inner()) = None;
         control.pondering.store(ponder, Ordering::Relaxed);
         control.searching.store(true, Ordering::Release);
         self.session.start(&self.position, limits);
+    }
+
+    /// A cluster's search: the node limit shared among the ranks; rank 0 starts the others'
+    /// search, adds their nodes to its `info` and has them vote; a follower searches
+    /// without a clock (rank 0 stops it) and sends rank 0 its result.
+    fn cluster_limits(
+        &self,
+        peers: &Arc<dyn Peers>,
+        limits: &mut SearchLimits,
+        ponder: &mut bool,
+        args: &[&str],
+    ) {
+        let exchange = peers.exchange();
+        crate::cluster::configure(&exchange);
+        exchange.set_table(self.session.table().clone());
+        let ranks = peers.ranks() as u64;
+        limits.nodes = limits.nodes.map(|n| n.div_ceil(ranks).max(1));
+        match self.follower_search {
+            None => {
+                let id = peers.start_search(&format!("go {}", args.join(" ")));
+                if let Some(inner) = limits.reporter.take() {
+                    let p = peers.clone();
+                    limits.reporter = Some(Reporter::new(move |event| match event {
+                        Event::Info(info) => {
+                            let mut info = info.clone();
+                            info.nodes += p.remote_nodes(id);
+                            inner.report(&Event::Info(info));
+                        }
+                        other => inner.report(other),
+                    }));
+                }
+                let p = peers.clone();
+                limits.gather = Some(Gather(Arc::new(move |_| p.gather(id))));
+            }
+            Some(id) => {
+                limits.clock = Clock::default();
+                *ponder = false;
+                let p = peers.clone();
+                limits.gather = Some(Gather(Arc::new(move |result| {
+                    p.send_result(id, result);
+                    Vec::new()
+                })));
+            }
+        }
     }
 
     /// `OwnBook`: the book's move for `board` as an `info string` and a `bestmove` line, or
@@ -413,6 +528,8 @@ impl Engine {
         match effect {
             Effect::None => {}
             Effect::ClearHash => self.session.clear_table(),
+            // In a cluster only rank 0 writes the file.
+            Effect::SaveHash if self.peers.as_ref().is_some_and(|p| p.rank() != 0) => {}
             Effect::SaveHash => {
                 let path = self.hash_file()?;
                 println!(
