@@ -145,7 +145,10 @@ pub struct SearchLimits {
 /// search's own result, it returns theirs (a cluster's follower sends its result to the
 /// leader and returns none).
 #[derive(Clone)]
-pub struct Gather(pub Arc<dyn Fn(&SearchResult) -> Vec<SearchResult> + Send + Sync>);
+pub struct Gather(pub Arc<GatherFn>);
+
+/// What a [`Gather`] calls.
+pub type GatherFn = dyn Fn(&SearchResult) -> Vec<SearchResult> + Send + Sync;
 
 impl std::fmt::Debug for Gather {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
