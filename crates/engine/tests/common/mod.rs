@@ -108,7 +108,12 @@ impl Engine {
     }
 
     /// Sends `quit` and waits for the process to exit; returns how long it took.
-    pub fn quit(mut self) -> Duration {
+    pub fn quit(self) -> Duration {
+        self.quit_within(Duration::from_secs(5))
+    }
+
+    /// Sends `quit` and waits up to `limit` for the process to exit successfully.
+    pub fn quit_within(mut self, limit: Duration) -> Duration {
         let start = Instant::now();
         self.send("quit");
         loop {
@@ -116,10 +121,7 @@ impl Engine {
                 assert!(status.success(), "exit status {status}");
                 return start.elapsed();
             }
-            assert!(
-                start.elapsed() < Duration::from_secs(5),
-                "engine did not quit"
-            );
+            assert!(start.elapsed() < limit, "engine did not quit");
             std::thread::sleep(Duration::from_millis(5));
         }
     }
