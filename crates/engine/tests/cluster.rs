@@ -79,7 +79,10 @@ fn session(ranks: usize) {
     assert!(after.parse_uci(best(&line)).is_ok(), "{line}");
     e.sync(T);
     assert_eq!(
-        e.log[from..].iter().filter(|l| l.starts_with("bestmove")).count(),
+        e.log[from..]
+            .iter()
+            .filter(|l| l.starts_with("bestmove"))
+            .count(),
         1
     );
     // The ranks: mpirun's children.
