@@ -70,54 +70,6 @@ pub trait Peers: Send + Sync {
     fn exchange(&self) -> Arc<Exchange>;
 }
 
-/// The cluster's UCI options (a `cluster` build lists them after the others): the
-/// exchange's depth threshold, outbox size and period.
-#[cfg(feature = "cluster")]
-pub fn options() -> Vec<crate::options::Declaration> {
-    use crate::options::{Declaration, Effect, Kind};
-    vec![
-        Declaration {
-            name: "Cluster Depth",
-            kind: Kind::Spin {
-                default: exchange::MIN_DEPTH_DEFAULT.into(),
-                min: 1,
-                max: 64,
-            },
-            doc: "the shallowest table entries a rank sends the others",
-            apply: |_, _, v| {
-                MIN_DEPTH.store(v.int() as i32, Ordering::Relaxed);
-                Ok(Effect::None)
-            },
-        },
-        Declaration {
-            name: "Cluster Outbox",
-            kind: Kind::Spin {
-                default: exchange::OUTBOX_DEFAULT as i64,
-                min: 1,
-                max: 4096,
-            },
-            doc: "entries a search thread collects before it hands them to the ring",
-            apply: |_, _, v| {
-                OUTBOX.store(v.int() as usize, Ordering::Relaxed);
-                Ok(Effect::None)
-            },
-        },
-        Declaration {
-            name: "Cluster Period",
-            kind: Kind::Spin {
-                default: PERIOD_MS_DEFAULT as i64,
-                min: 1,
-                max: 1000,
-            },
-            doc: "milliseconds between two batches of entries sent round the ring",
-            apply: |_, _, v| {
-                PERIOD_MS.store(v.int() as u64, Ordering::Relaxed);
-                Ok(Effect::None)
-            },
-        },
-    ]
-}
-
 /// A search result on the wire: search number (8 bytes), move and ponder move (2 each, 0:
 /// none), score and depth (4 each), selective depth (4), nodes (8), then the principal
 /// variation's moves (2 each); little-endian.

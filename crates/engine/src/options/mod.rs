@@ -157,6 +157,8 @@ impl Setting {
     }
 }
 
+#[cfg(feature = "cluster")]
+mod cluster;
 mod declarations;
 pub use declarations::OPTIONS;
 
@@ -165,7 +167,7 @@ pub use declarations::OPTIONS;
 /// and `setoption` validates them the same way, falling back to them for names not in
 /// [`OPTIONS`]. With the cargo feature `tune` these are the search's tunable parameters
 /// (`search::params::PARAMS`, one spin option each); with `cluster`, the cluster's settings
-/// (`cluster::options`); without either there are none.
+/// (`options/cluster.rs`); without either there are none.
 pub fn extra() -> &'static [Declaration] {
     static EXTRA: std::sync::OnceLock<Vec<Declaration>> = std::sync::OnceLock::new();
     EXTRA.get_or_init(|| {
@@ -190,7 +192,7 @@ pub fn extra() -> &'static [Declaration] {
             }));
         }
         #[cfg(feature = "cluster")]
-        extra.extend(crate::cluster::options());
+        extra.extend(cluster::declarations());
         extra
     })
 }
