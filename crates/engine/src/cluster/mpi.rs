@@ -28,7 +28,7 @@ use crate::search::SearchResult;
 use mpi::traits::*;
 use mpi::Threading;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -67,8 +67,6 @@ struct State {
     search: AtomicU64,
     quit: AtomicBool,
     exchange: Arc<Exchange>,
-    /// Bytes of entries sent and received, for the measurements.
-    entry_bytes_sent: AtomicU64,
 }
 
 impl State {
@@ -240,7 +238,6 @@ fn communicate(
         search: AtomicU64::new(0),
         quit: AtomicBool::new(false),
         exchange,
-        entry_bytes_sent: AtomicU64::new(0),
     });
     if ready.send(Ok(state.clone())).is_err() {
         return;
@@ -273,9 +270,6 @@ fn communicate(
             last_batch = Instant::now();
             let batch = state.exchange.take_batch();
             if !batch.is_empty() {
-                state
-                    .entry_bytes_sent
-                    .fetch_add(batch.len() as u64, Ordering::Relaxed);
                 let mut bytes = (rank as u32).to_le_bytes().to_vec();
                 bytes.extend_from_slice(&batch);
                 out.push((next, ENTRIES, bytes));
@@ -408,6 +402,3 @@ fn silence_stdout() {
         }
     }
 }
-
-/// Follower-side: the lines rank 0 sent, and the search they belong to.
-pub type Lines = Receiver<(u64, String)>;
