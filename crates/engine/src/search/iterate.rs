@@ -4,7 +4,6 @@
 use super::params;
 use super::report::{Event, Info};
 use super::see::capture_value;
-use super::skill;
 use super::{
     is_decisive, RootMove, SearchLimits, SearchResult, Searcher, SmpMode, Unwind, INF, MATE,
     MATE_BOUND, MAX_PLY,
@@ -59,8 +58,8 @@ impl Searcher {
             1
         };
         self.skill = config.skill().filter(|_| self.id == 0);
-        if self.skill.is_some() {
-            self.multipv = self.multipv.max(skill::MULTIPV);
+        if let Some(skill) = self.skill {
+            self.multipv = self.multipv.max(skill.lines());
         }
         self.mode = if threads > 1 && self.multipv == 1 {
             SmpMode::Lazy

@@ -296,7 +296,7 @@ pub struct Searcher {
     /// How the threads share this search.
     mode: SmpMode,
     /// Principal variations this thread searches (`MultiPV` for the main thread, else 1;
-    /// at least `skill::MULTIPV` under a strength limit).
+    /// at least `Skill::lines` under a strength limit).
     multipv: usize,
     /// The strength limit, if the main thread plays weaker (`UCI_LimitStrength`).
     skill: Option<skill::Skill>,

@@ -29,7 +29,8 @@ const FULL: f64 = 20.0;
 pub const SPREAD_MAX: i32 = 32;
 /// The levels over which the pick's weakness falls to nothing (see [`Skill::weakness`]).
 const TAPER: f64 = 8.0;
-/// Principal variations a limited search looks at (at least).
+/// Principal variations a limited search looks at (at least), up to level 12; above it the
+/// lines fall with the weakness (see [`Skill::lines`]).
 pub const MULTIPV: usize = 4;
 
 /// A strength limit: the skill level, 0 (weakest) to 20 (full strength).
@@ -68,6 +69,17 @@ impl Skill {
         let stockfish = 120.0 - 2.0 * self.level;
         let taper = ((FULL - self.level) / TAPER).clamp(0.0, 1.0);
         (stockfish * taper) as i64
+    }
+
+    /// How many principal variations the search looks at (at least): [`MULTIPV`] while the
+    /// weakness is Stockfish's, then fewer as it tapers, down to 2 just below full strength.
+    /// With a small weakness only the moves within a few centipawns of the best can be
+    /// picked, and the lines further down cost depth for nothing: with 4 lines at every
+    /// level, levels 14 and 17 played alike at 10s+0.1s (~2370 and ~2270 on Stockfish's
+    /// scale), far below Engram's full strength (docs/measurements.md).
+    pub fn lines(&self) -> usize {
+        let taper = ((FULL - self.level) / TAPER).clamp(0.0, 1.0);
+        (1 + (3.0 * taper).ceil() as usize).clamp(2, MULTIPV)
     }
 
     /// The move to play among `lines` (move and score, best first, at least one), with
@@ -141,6 +153,12 @@ mod tests {
         assert_eq!(Skill { level: 12.0 }.weakness(), 96);
         assert_eq!(Skill { level: 16.0 }.weakness(), 44);
         assert_eq!(Skill { level: 20.0 }.weakness(), 0);
+        // Four lines while the weakness is Stockfish's, then fewer, down to 2.
+        assert_eq!(Skill { level: 0.0 }.lines(), MULTIPV);
+        assert_eq!(Skill { level: 14.0 }.lines(), 4);
+        assert_eq!(Skill { level: 16.0 }.lines(), 3);
+        assert_eq!(Skill { level: 18.0 }.lines(), 2);
+        assert_eq!(Skill { level: 19.9 }.lines(), 2);
         // The last line loses three pawns: a strong level never plays it.
         assert!((0..2000).all(|_| Skill { level: 19.0 }.pick(&lines, &mut rng) != mv(11)));
     }
