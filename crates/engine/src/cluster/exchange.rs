@@ -14,6 +14,7 @@
 use engram_tt::{Bound, Record, Table};
 use std::sync::atomic::{AtomicI32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 /// Bytes per entry on the wire.
 pub const ENTRY_BYTES: usize = 16;
@@ -41,6 +42,11 @@ pub struct Exchange {
     pub dropped: AtomicU64,
     /// Entries received from other ranks and stored.
     pub received: AtomicU64,
+    /// Bytes of entries this rank sent (its own batches and those it forwarded).
+    pub sent_bytes: AtomicU64,
+    /// Microseconds this rank spent searching (for the bytes per second of search).
+    pub search_micros: AtomicU64,
+    search_start: Mutex<Option<Instant>>,
 }
 
 impl Default for Exchange {
@@ -53,6 +59,9 @@ impl Default for Exchange {
             offered: AtomicU64::new(0),
             dropped: AtomicU64::new(0),
             received: AtomicU64::new(0),
+            sent_bytes: AtomicU64::new(0),
+            search_micros: AtomicU64::new(0),
+            search_start: Mutex::new(None),
         }
     }
 }
@@ -81,6 +90,39 @@ impl Exchange {
     /// The table received entries go to (the engine sets it whenever its table changes).
     pub fn set_table(&self, table: Arc<Table>) {
         *self.table.lock().unwrap_or_else(|e| e.into_inner()) = Some(table);
+    }
+
+    /// A search of this rank starts (for [`Exchange::summary`]'s rates).
+    pub fn search_started(&self) {
+        *self.search_start.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+    }
+
+    /// The search of this rank ended.
+    pub fn search_ended(&self) {
+        if let Some(t) = self
+            .search_start
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+        {
+            self.search_micros
+                .fetch_add(t.elapsed().as_micros() as u64, Ordering::Relaxed);
+        }
+    }
+
+    /// What this rank shared and received so far, in one line: entries offered, dropped,
+    /// received, bytes sent, and the bytes sent per second of search.
+    pub fn summary(&self) -> String {
+        let secs = self.search_micros.load(Ordering::Relaxed) as f64 / 1e6;
+        let sent = self.sent_bytes.load(Ordering::Relaxed);
+        format!(
+            "{secs:.1} s searching; entries offered {}, dropped {}, received {}; {sent} bytes \
+             sent ({:.0} bytes/s of search)",
+            self.offered.load(Ordering::Relaxed),
+            self.dropped.load(Ordering::Relaxed),
+            self.received.load(Ordering::Relaxed),
+            if secs > 0.0 { sent as f64 / secs } else { 0.0 },
+        )
     }
 
     /// Takes `outbox`'s entries if the exchange is free and has room; returns whether it
@@ -282,6 +324,11 @@ mod tests {
         assert_eq!(table.probe(13).unwrap().depth, 8);
         assert!(table.probe(11).is_none() && table.probe(14).is_none());
         assert_eq!(theirs.received.load(Ordering::Relaxed), 2);
+        assert!(
+            theirs.summary().contains("received 2;"),
+            "{}",
+            theirs.summary()
+        );
     }
 
     #[test]

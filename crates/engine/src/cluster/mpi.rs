@@ -296,6 +296,15 @@ fn communicate(
                 bytes,
             )
         };
+        let entry_bytes: usize = out
+            .iter()
+            .filter(|o| o.1 == ENTRIES)
+            .map(|o| o.2.len() - 4)
+            .sum();
+        state
+            .exchange
+            .sent_bytes
+            .fetch_add(entry_bytes as u64, Ordering::Relaxed);
         mpi::request::scope(|scope| {
             let mut pending: Vec<_> = out
                 .iter()
@@ -323,6 +332,8 @@ fn communicate(
             std::thread::sleep(Duration::from_micros(500));
         }
     }
+    // What went round the ring, on standard error (docs/cluster.md).
+    eprintln!("cluster rank {rank}: {}", state.exchange.summary());
     drop(universe);
 }
 

@@ -461,6 +461,7 @@ impl Engine {
         let exchange = peers.exchange();
         crate::cluster::configure(&exchange);
         exchange.set_table(self.session.table().clone());
+        exchange.search_started();
         let ranks = peers.ranks() as u64;
         limits.nodes = limits.nodes.map(|n| n.div_ceil(ranks).max(1));
         match self.follower_search {
@@ -478,13 +479,17 @@ impl Engine {
                     }));
                 }
                 let p = peers.clone();
-                limits.gather = Some(Gather(Arc::new(move |_| p.gather(id))));
+                limits.gather = Some(Gather(Arc::new(move |_| {
+                    p.exchange().search_ended();
+                    p.gather(id)
+                })));
             }
             Some(id) => {
                 limits.clock = Clock::default();
                 *ponder = false;
                 let p = peers.clone();
                 limits.gather = Some(Gather(Arc::new(move |result| {
+                    p.exchange().search_ended();
                     p.send_result(id, result);
                     Vec::new()
                 })));
