@@ -33,7 +33,7 @@ pub static OUTBOX: AtomicUsize = AtomicUsize::new(exchange::OUTBOX_DEFAULT);
 /// Milliseconds between two batches sent round the ring (`Cluster Period`).
 pub static PERIOD_MS: AtomicU64 = AtomicU64::new(PERIOD_MS_DEFAULT);
 /// The default period between batches, in milliseconds.
-pub const PERIOD_MS_DEFAULT: u64 = 5;
+pub const PERIOD_MS_DEFAULT: u64 = 1;
 
 /// The period between two batches sent round the ring.
 pub fn period() -> Duration {
