@@ -113,6 +113,9 @@ impl Searcher {
         let mut instability = 0.0f64;
         let mut last_best = Move::NULL;
         let mut last_score = 0;
+        // The strength limit picks among the lines of the last completed iteration: an
+        // iteration cut off by the clock leaves the lines half re-sorted.
+        let mut skill_lines: Vec<(Move, i32)> = Vec::new();
 
         // Lazy SMP (`smp.rs`): every thread searches every iteration; threads in the same
         // iteration put off each other's root moves (`root.rs`). (Chosen by games, see
@@ -133,6 +136,14 @@ impl Searcher {
                 break;
             }
             completed = depth;
+            if self.skill.is_some() {
+                skill_lines.clear();
+                skill_lines.extend(
+                    self.root_moves[..multipv]
+                        .iter()
+                        .map(|rm| (rm.mv, rm.score)),
+                );
+            }
             if self.reports() {
                 // The lines asked for (a strength limit searches more than it shows).
                 for i in 0..multipv.min(self.config.multipv.max(1)) {
@@ -169,13 +180,9 @@ impl Searcher {
                 break;
             }
         }
-        if let (Some(skill), true) = (self.skill, completed > 0) {
+        if let (Some(skill), false) = (self.skill, skill_lines.is_empty()) {
             // The strength limit plays a move of its choice among the lines, and shows it.
-            let lines: Vec<_> = self.root_moves[..multipv]
-                .iter()
-                .map(|rm| (rm.mv, rm.score))
-                .collect();
-            let pick = skill.pick(&lines, crate::random::random_u64);
+            let pick = skill.pick(&skill_lines, crate::random::random_u64);
             if let Some(i) = self.root_moves.iter().position(|rm| rm.mv == pick) {
                 if i > 0 {
                     self.root_moves[..=i].rotate_right(1);
