@@ -23,10 +23,10 @@ games are the verdict (docs/measurements.md). Run it on an otherwise idle machin
 """
 
 import argparse
+import importlib.util
 import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -35,44 +35,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 
-class Uci:
-    """A UCI engine process, driven line by line; standard error goes to `err`."""
-
-    def __init__(self, cmd, err):
-        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=err, text=True, bufsize=1)
-        self.send("uci")
-        self.wait(lambda l: l == "uciok")
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def wait(self, pred):
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                sys.exit("engine exited unexpectedly")
-            line = line.strip()
-            if pred(line):
-                return line
-
-    def ready(self):
-        self.send("isready")
-        self.wait(lambda l: l == "readyok")
-
-    def quit(self):
-        try:
-            self.send("quit")
-            self.p.wait(timeout=30)
-        except Exception:
-            self.p.kill()
+# The UCI driver and the EPD reader are smp-scaling.py's (a file name with a hyphen).
+_spec = importlib.util.spec_from_file_location("smp_scaling", os.path.join(HERE, "smp-scaling.py"))
+smp = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(smp)
 
 
 def run(cmd, options, fens, depth):
     """Seconds to search every fen to `depth` (summed), and the bytes/s the ranks reported."""
     with tempfile.TemporaryFile(mode="w+") as err:
-        e = Uci(cmd, err)
+        e = smp.Uci(cmd, err)
         for name, value in options.items():
             e.send(f"setoption name {name} value {value}")
         e.ready()
@@ -91,18 +63,6 @@ def run(cmd, options, fens, depth):
     return total, rates
 
 
-def read_fens(path, count):
-    fens = []
-    with open(path) as f:
-        for line in f:
-            parts = line.split()
-            if len(parts) >= 4:
-                fens.append(" ".join(parts[:4]) + " 0 1")
-            if len(fens) == count:
-                break
-    return fens
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--engram", default=os.path.join(ROOT, "target/release/engram"))
@@ -118,7 +78,7 @@ def main():
     ap.add_argument("--skip-baselines", action="store_true", help="only 1x1 and the 2x1 runs")
     a = ap.parse_args()
 
-    fens = read_fens(a.epd, a.positions)
+    fens = smp.read_fens(a.epd, a.positions)
     base = {"Hash": a.hash, "Threads": 1}
     cluster_opts = dict(o.split("=", 1) for o in a.option)
     configs = [("1x1", [a.engram], base)]

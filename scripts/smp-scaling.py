@@ -33,12 +33,12 @@ ROOT = os.path.dirname(HERE)
 class Uci:
     """A UCI engine process, driven line by line."""
 
-    def __init__(self, cmd):
+    def __init__(self, cmd, err=subprocess.DEVNULL):
         self.p = subprocess.Popen(
             cmd,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
+            stderr=err,
             text=True,
             bufsize=1,
         )
@@ -68,7 +68,7 @@ class Uci:
     def quit(self):
         try:
             self.send("quit")
-            self.p.wait(timeout=10)
+            self.p.wait(timeout=30)
         except Exception:
             self.p.kill()
 

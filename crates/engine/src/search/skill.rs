@@ -67,8 +67,7 @@ impl Skill {
     /// (Engram's ~3000) was out of reach of every level below 20.
     pub fn weakness(&self) -> i64 {
         let stockfish = 120.0 - 2.0 * self.level;
-        let taper = ((FULL - self.level) / TAPER).clamp(0.0, 1.0);
-        (stockfish * taper) as i64
+        (stockfish * self.taper()) as i64
     }
 
     /// How many principal variations the search looks at (at least): [`MULTIPV`] while the
@@ -78,8 +77,12 @@ impl Skill {
     /// level, levels 14 and 17 played alike at 10s+0.1s (~2370 and ~2270 on Stockfish's
     /// scale), far below Engram's full strength (docs/measurements.md).
     pub fn lines(&self) -> usize {
-        let taper = ((FULL - self.level) / TAPER).clamp(0.0, 1.0);
-        (1 + (3.0 * taper).ceil() as usize).clamp(2, MULTIPV)
+        (1 + (3.0 * self.taper()).ceil() as usize).clamp(2, MULTIPV)
+    }
+
+    /// 1 up to [`TAPER`] levels below full strength, then falling to 0 at full strength.
+    fn taper(&self) -> f64 {
+        ((FULL - self.level) / TAPER).clamp(0.0, 1.0)
     }
 
     /// The move to play among `lines` (move and score, best first, at least one), with
