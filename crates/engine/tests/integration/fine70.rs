@@ -2,7 +2,7 @@
 //! table (seed 003, "See also"). The full test is the issue's: `go movetime 5000` with Hash 16
 //! on the release binary; CI runs a fixed-depth version that takes well under a second.
 
-mod common;
+use crate::common;
 
 use common::{best, Engine};
 use std::time::Duration;

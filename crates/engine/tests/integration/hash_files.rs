@@ -1,7 +1,7 @@
 //! The hash-file UCI options on the real binary: `Hash File`, `Save Hash to File`,
 //! `Load Hash from File` and `Never Clear Hash`, with their errors.
 
-mod common;
+use crate::common;
 
 use common::{Engine, TempDir};
 use std::time::Duration;

@@ -2,7 +2,7 @@
 //! could hit it: a `go` right after `stop`, node limits with threads, a huge halfmove clock,
 //! huge clock values, idle helpers burning a core.
 
-mod common;
+use crate::common;
 
 use common::{best, Engine};
 use engram_chess::{Board, Position};

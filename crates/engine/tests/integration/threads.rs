@@ -2,7 +2,7 @@
 //! `readyok` comes, and many threads on few cores (oversubscribed) keep the protocol: exactly
 //! one legal `bestmove` per `go`, node limits kept.
 
-mod common;
+use crate::common;
 
 use common::{best, Engine};
 use engram_chess::Board;

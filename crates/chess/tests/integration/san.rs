@@ -3,7 +3,7 @@
 //! found in PGN files parse to the same move, and shakmaty agrees both ways (it reads our SAN as
 //! the same move, writes the same text, and we read its SAN as the same move).
 
-mod common;
+use crate::common;
 
 use engram_chess::{Board, Move, SanError};
 use proptest::prelude::*;

@@ -2,7 +2,7 @@
 //! small Polyglot book written here; a damaged or missing file refused with the engine
 //! playing on; and (ignored unless installed) Debian's `gnuchess-book`.
 
-mod common;
+use crate::common;
 
 use common::{best, Engine, TempDir};
 use engram_chess::book::{encode_move, BookEntry};

@@ -1,8 +1,6 @@
 //! Random and mutated FEN strings never panic, and whatever is accepted is a consistent,
 //! legal position that survives a FEN round trip.
 
-mod common;
-
 use engram_chess::{Board, Color};
 use proptest::prelude::*;
 

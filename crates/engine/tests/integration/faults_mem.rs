@@ -2,7 +2,7 @@
 //! in a FEN, huge and negative `go` clock values, and a `Hash` larger than the memory
 //! available.
 
-mod common;
+use crate::common;
 
 use common::{best, Engine};
 use engram_chess::Board;

@@ -1,7 +1,7 @@
 //! The NNUE options on the real binary: `EvalFile` (good, damaged and missing files) and
 //! `Use NNUE`, their effect on the search, and the `eval` command.
 
-mod common;
+use crate::common;
 
 use common::{best, Engine, TempDir};
 use engram_chess::Board;

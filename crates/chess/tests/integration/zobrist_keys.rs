@@ -1,7 +1,7 @@
 //! Zobrist keys: Polyglot test vectors, incremental = from-scratch over random games, and a
 //! cross-check against shakmaty's Polyglot-compatible `Zobrist64`.
 
-mod common;
+use crate::common;
 
 use engram_chess::{Board, MoveKind, Position};
 

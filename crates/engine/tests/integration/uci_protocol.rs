@@ -1,7 +1,7 @@
 //! The UCI protocol, spoken to the real binary: handshake, isready during search, stop,
 //! ponder/ponderhit, every `go` limit, one-sided clocks, Chess960 castling, bad input.
 
-mod common;
+use crate::common;
 
 use common::{best, Engine};
 use engram_chess::{Board, Position};

@@ -56,10 +56,10 @@
 //!
 //! # Running
 //!
-//! - `cargo test -p engram --release --test uci_fuzz`: the bounded run, [`CI_SEEDS`] (about
+//! - `cargo test -p engram --release --test integration uci_fuzz::`: the bounded run, [`CI_SEEDS`] (about
 //!   25 s on two cores).
-//! - `FUZZ_STREAMS=200 FUZZ_SEED=42 cargo test -p engram --release --test uci_fuzz --
-//!   --ignored --nocapture`: the long run, `FUZZ_STEPS` writes a stream (default 80); the
+//! - `FUZZ_STREAMS=200 FUZZ_SEED=42 cargo test -p engram --release --test integration --
+//!   --ignored --nocapture uci_fuzz::fuzz_long`: the long run, `FUZZ_STEPS` writes a stream (default 80); the
 //!   stream seeds derive from `FUZZ_SEED` (default: the clock, printed), and each failing
 //!   stream's seed is printed with its transcript and output.
 //! - `FUZZ_STREAM=0x1234abcd FUZZ_STEPS=80 ... -- --ignored --nocapture fuzz_long`: replays
@@ -1673,7 +1673,7 @@ fn summary(failures: &[(u64, String)], steps: usize) -> String {
     };
     format!(
         "{} failing stream(s), seeds [{}] (replay: FUZZ_STREAM=<seed> FUZZ_STEPS={steps} \
-         cargo test -p engram{release} --test uci_fuzz -- --ignored --nocapture fuzz_long)\n\
+         cargo test -p engram{release} --test integration -- --ignored --nocapture uci_fuzz::fuzz_long)\n\
          first failure: {first}",
         failures.len(),
         seeds.join(", ")

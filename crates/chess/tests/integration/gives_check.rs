@@ -2,7 +2,7 @@
 //! of the perft corpora's positions and of the positions one or two moves after them
 //! (castling in Chess960 too, en passant, double checks and promotions included).
 
-mod common;
+use crate::common;
 
 use engram_chess::Board;
 

@@ -10,7 +10,7 @@ use engram_chess::{Board, Position};
 use std::collections::HashSet;
 use std::time::Duration;
 
-mod common;
+use crate::common;
 use common::Engine;
 
 fn limited(elo: i32) -> Session {

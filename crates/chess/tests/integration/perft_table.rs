@@ -2,7 +2,7 @@
 //! The tables are small (1 MiB, shared by every position of a test, or a few buckets) so that
 //! replacement and index collisions happen all the time.
 
-mod common;
+use crate::common;
 
 use engram_chess::perft::{divide_with, perft_with_table, PerftTable};
 use engram_chess::{divide, perft, Board};

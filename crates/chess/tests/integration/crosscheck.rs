@@ -1,7 +1,7 @@
 //! Cross-checks of the move generator against cozy-chess, and of `is_pseudo_legal` /
 //! `is_legal` against the generator for all 65,536 move values.
 
-mod common;
+use crate::common;
 
 use engram_chess::{Board, GenType, Move, MoveList};
 use std::collections::BTreeSet;

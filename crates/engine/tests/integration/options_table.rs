@@ -1,7 +1,7 @@
 //! The option table (`engram::options`) against what the real binary lists for `uci` and
 //! against the README's options table.
 
-mod common;
+use crate::common;
 
 use common::Engine;
 use engram::options::{self, Declaration, Kind};

@@ -1,7 +1,7 @@
 //! Perft against public suites (see `tests/data/README.md` for sources). CI runs every count up
 //! to a node limit; the deep counts run with `cargo test --release -- --ignored`.
 
-mod common;
+use crate::common;
 
 use engram_chess::{perft, Board};
 

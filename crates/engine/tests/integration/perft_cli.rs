@@ -1,6 +1,6 @@
 //! The `engram perft` command line, run as a real process.
 
-mod common;
+use crate::common;
 
 use common::Engine;
 use std::process::Command;

@@ -3,7 +3,7 @@
 //! games around it are read), nested variations, FEN and Chess960 starts, and the writer's
 //! output read back to the same game.
 
-mod common;
+use crate::common;
 
 use common::Rng;
 use engram_chess::pgn::{self, Game, Nag, PgnError, PgnErrorKind, Variation};

@@ -1,9 +1,9 @@
 //! Soak test: Engram plays itself through the UCI binary at 1 s + 0.01 s per side, refereed
 //! here with engram-chess. Asserts no illegal move, no time loss and no crash over the games.
-//! Behind `#[ignore]` (a few minutes): `cargo test --release -p engram --test soak -- --ignored`.
+//! Behind `#[ignore]` (a few minutes): `cargo test --release -p engram --test integration -- --ignored soak::`.
 //! `SOAK_GAMES` (default 50) and `SOAK_THREADS` (default 1) change the run.
 
-mod common;
+use crate::common;
 
 use common::{best, Engine};
 use engram_chess::{Board, Position};
