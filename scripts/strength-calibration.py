@@ -7,8 +7,10 @@ with `UCI_LimitStrength true` and `UCI_Elo X`, one thread each, 10s+0.1s by defa
   measure: Engram at a fixed `Skill Level` L against Stockfish at X, for the pairs given;
            each match gives Engram's level an Elo on Stockfish's scale (X + the measured
            difference). The points are appended to a CSV.
-  fit:     fits Stockfish's form, elo = a + b * level^0.806, to the CSV's points (weighted
-           least squares), and prints a and b (ELO_A, ELO_B in search/skill.rs).
+  fit:     the calibration table of search/skill.rs from the CSV's points: sorted by level,
+           made monotone (weighted isotonic regression), printed as (level, Elo) pairs;
+           Engram interpolates the level for an Elo between them (Stockfish's own form,
+           elo = a + b * level^0.806, missed the points by up to ~230 Elo).
   verify:  Engram at `UCI_Elo X` against Stockfish at `UCI_Elo X`: the score must be
            50 % +/- 10 %.
 
@@ -76,19 +78,29 @@ def elo_diff(w, l, d):
 
 
 def fit(points):
-    """Weighted least squares of elo = a + b * level^0.806 over (level, elo, margin)."""
-    sw = sx = sy = sxx = sxy = 0.0
-    for level, elo, margin in points:
-        wgt = 1 / max(margin, 10) ** 2
-        x = level ** 0.806
-        sw += wgt
-        sx += wgt * x
-        sy += wgt * elo
-        sxx += wgt * x * x
-        sxy += wgt * x * elo
-    b = (sw * sxy - sx * sy) / (sw * sxx - sx * sx)
-    a = (sy - b * sx) / sw
-    return a, b
+    """The calibration table: the points (level, elo, margin) sorted by level and made
+    monotone by weighted isotonic regression (pool adjacent violators, weights 1 / margin^2),
+    each pooled block replaced by its weighted centroid, so that both the levels and the Elos
+    rise strictly and Engram interpolates the level for an Elo between them.
+    Returns [(level, elo, weight)]."""
+    blocks = []
+    for level, elo, margin in sorted(points):
+        blocks.append([level, elo, 1 / max(margin, 10) ** 2])
+        while len(blocks) > 1 and blocks[-2][1] >= blocks[-1][1]:
+            (l1, e1, w1), (l2, e2, w2) = blocks[-2], blocks[-1]
+            w = w1 + w2
+            blocks[-2:] = [[(l1 * w1 + l2 * w2) / w, (e1 * w1 + e2 * w2) / w, w]]
+    return blocks
+
+
+def level_for(table, elo):
+    """The level the table gives for an Elo (linear between its points, the first segment
+    extended below it), as search/skill.rs computes it."""
+    if elo >= table[-1][1]:
+        return table[-1][0]
+    i = next((i for i in range(1, len(table)) if elo < table[i][1]), len(table) - 1)
+    (l0, e0, _), (l1, e1, _) = table[i - 1], table[i]
+    return max(0.0, l0 + (l1 - l0) * (elo - e0) / (e1 - e0))
 
 
 def main():
@@ -124,11 +136,13 @@ def main():
         with open(a.csv) as f:
             rows = list(csv.DictReader(f))
         points = [(float(r["level"]), float(r["elo"]), float(r["margin"])) for r in rows]
-        ea, eb = fit(points)
-        print(f"elo = {ea:.1f} + {eb:.1f} * level^0.806  (ELO_A = {ea:.1f}, ELO_B = {eb:.1f})")
-        for level, elo, margin in points:
-            print(f"  level {level:4.1f}: measured {elo:.0f} +/- {margin:.0f}, "
-                  f"fitted {ea + eb * level ** 0.806:.0f}")
+        for level, elo, margin in sorted(points):
+            print(f"  level {level:4.1f}: measured {elo:.0f} +/- {margin:.0f}")
+        table = fit(points)
+        print("search/skill.rs, CALIBRATION (level, Elo):")
+        print("    " + ", ".join(f"({lv:.2f}, {e:.0f}.0)" for lv, e, _ in table))
+        for x in (1320, 1500, 2000, 2500, round(table[-1][1])):
+            print(f"  UCI_Elo {x}: level {level_for(table, x):.2f}")
     else:
         for i, x in enumerate(a.elo):
             pgn = os.path.join(a.pgn_dir, f"elo{x}-vs-sf{x}.pgn")

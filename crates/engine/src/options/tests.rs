@@ -376,7 +376,7 @@ fn uci_lines_as_before() {
             "option name Best Book Move type check default false",
             "option name Skill Level type spin default 20 min 0 max 20",
             "option name UCI_LimitStrength type check default false",
-            "option name UCI_Elo type spin default 1500 min 1320 max 3000",
+            "option name UCI_Elo type spin default 1500 min 1320 max 2647",
             "option name SyzygyPath type string default <empty>",
             "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
             "option name Syzygy50MoveRule type check default true",

@@ -6,19 +6,29 @@
 //! scores (at most [`SPREAD_MAX`] centipawns); the move with the highest pushed score is played. So a weak level
 //! plays a reasonable move that a deeper search would not, rather than a blunder at random.
 //!
-//! The level for an Elo is Stockfish's form, `((elo - a) / b)^(1 / 0.806)`, with Engram's own
-//! `a` and `b`, calibrated by games against Stockfish 15.1's own `UCI_Elo` at the same
-//! number (README, "Strength limit").
+//! The level for an Elo is read off Engram's own calibration, [`CALIBRATION`]: the Elo on
+//! Stockfish 15.1's `UCI_Elo` scale that each measured level played at 10s+0.1s, made
+//! monotone, linear in between (README, "Strength limit").
 
 use engram_chess::Move;
 
 /// The smallest `UCI_Elo`.
 pub const ELO_MIN: i32 = 1320;
-/// The largest `UCI_Elo`: about Engram's own level on Stockfish's scale.
-pub const ELO_MAX: i32 = 3000;
-/// Engram's calibration of the level for an Elo: `a` (the Elo of level 0) and `b`.
-const ELO_A: f64 = 1346.6;
-const ELO_B: f64 = 143.4;
+/// The largest `UCI_Elo`: Engram's full strength on Stockfish's scale at 10s+0.1s, the last
+/// point of [`CALIBRATION`].
+pub const ELO_MAX: i32 = 2647;
+/// Engram's calibration, `(level, Elo)` with both rising: levels played 40 games each at
+/// 10s+0.1s against Stockfish 15.1 AVX2 with `UCI_LimitStrength` (the points in
+/// `docs/data/strength-levels.csv`), made monotone by weighted isotonic regression
+/// (`scripts/strength-calibration.py fit` prints this table). Stockfish's own form,
+/// `a + b · level^0.806`, missed these points by up to ~230 Elo.
+const CALIBRATION: [(f64, f64); 5] = [
+    (3.0, 1430.0),
+    (9.0, 2089.0),
+    (14.5, 2315.0),
+    (19.0, 2474.0),
+    (20.0, ELO_MAX as f64),
+];
 /// Levels at or above this are full strength.
 const FULL: f64 = 20.0;
 /// The largest spread of the scores the random term scales with, in centipawns: a third of
@@ -44,7 +54,12 @@ impl Skill {
     /// The level that plays at `elo` (clamped to [`ELO_MIN`]..=[`ELO_MAX`]).
     pub fn from_elo(elo: i32) -> Skill {
         let e = f64::from(elo.clamp(ELO_MIN, ELO_MAX));
-        let level = ((e - ELO_A).max(0.0) / ELO_B).powf(1.0 / 0.806);
+        // The segment the Elo falls in; below the first point, the first segment extended.
+        let i = (1..CALIBRATION.len())
+            .find(|&i| e < CALIBRATION[i].1)
+            .unwrap_or(CALIBRATION.len() - 1);
+        let ((l0, e0), (l1, e1)) = (CALIBRATION[i - 1], CALIBRATION[i]);
+        let level = l0 + (l1 - l0) * (e - e0) / (e1 - e0);
         Skill {
             level: level.clamp(0.0, FULL),
         }
@@ -64,7 +79,7 @@ impl Skill {
     /// last [`TAPER`] levels below full strength, so that the levels rise to full strength
     /// instead of stopping short of it. With Stockfish's weakness (80 at level 20), levels 15
     /// and 17 played some 2200 on Stockfish's scale at 10s+0.1s, and full strength
-    /// (Engram's ~3000) was out of reach of every level below 20.
+    /// (Engram's ~2650 there) was out of reach of every level below 20.
     pub fn weakness(&self) -> i64 {
         let stockfish = 120.0 - 2.0 * self.level;
         (stockfish * self.taper()) as i64
@@ -116,7 +131,20 @@ mod tests {
 
     #[test]
     fn levels_rise_with_the_elo() {
-        assert_eq!(Skill::from_elo(ELO_MIN).level, 0.0);
+        // The calibration's points map to their levels, its ends to the ends.
+        for (level, elo) in CALIBRATION {
+            assert!(
+                (Skill::from_elo(elo as i32).level - level).abs() < 1e-9,
+                "{elo}"
+            );
+        }
+        assert!(CALIBRATION
+            .windows(2)
+            .all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1));
+        assert!((Skill::from_elo(ELO_MIN).level - 2.0).abs() < 0.01);
+        assert_eq!(Skill::from_elo(ELO_MAX).level, FULL);
+        assert!(!Skill::from_elo(ELO_MAX).limits());
+        assert!((Skill::from_elo(2000).level - 8.19).abs() < 0.01);
         let mut last = -1.0;
         for elo in (ELO_MIN..=ELO_MAX).step_by(100) {
             let s = Skill::from_elo(elo);

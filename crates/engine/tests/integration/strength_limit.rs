@@ -42,7 +42,7 @@ fn a_limited_search_stops_at_its_depth_and_varies_its_moves() {
     assert!(moves.len() >= 2, "a weak level varies its moves: {moves:?}");
     // The strongest limit still searches deeper than a weak one; no limit searches to 30
     // (cut here by a node limit).
-    let r = limited(2900).search(&pos, limits());
+    let r = limited(2500).search(&pos, limits());
     assert!(r.depth > Skill::from_elo(1500).depth());
     let mut full = Session::new(EngineConfig::default()).unwrap();
     let r = full.search(
@@ -53,7 +53,7 @@ fn a_limited_search_stops_at_its_depth_and_varies_its_moves() {
         },
     );
     assert!(
-        r.depth > Skill::from_elo(2900).depth().min(12),
+        r.depth > Skill::from_elo(2500).depth().min(12),
         "{}",
         r.depth
     );
