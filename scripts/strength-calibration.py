@@ -61,6 +61,8 @@ def run_match(engram_opts, sf_elo, games, tc, seed, pgn, engram, stockfish):
             w += 1
         else:
             l += 1
+    if w + l + d == 0:
+        sys.exit(f"error: the match played no games ({' '.join(cmd)})")
     return w, l, d
 
 
@@ -116,6 +118,7 @@ def main():
     p.add_argument("--csv", default="levels.csv")
     p.add_argument("--pgn-dir", default=".")
     a = p.parse_args()
+    os.makedirs(a.pgn_dir, exist_ok=True)
 
     if a.step == "measure":
         for i, pair in enumerate(a.pair):
