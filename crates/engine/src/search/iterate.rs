@@ -103,7 +103,10 @@ impl Searcher {
             .limits
             .depth
             .unwrap_or(MAX_PLY as i32 - 1)
-            .min(self.skill.map_or(MAX_PLY as i32, |s| s.depth()))
+            .min(
+                self.skill
+                    .map_or(MAX_PLY as i32, |s| s.depth(crate::random::random_u64)),
+            )
             .clamp(1, MAX_PLY as i32 - 1);
         let single_reply = self.root_moves.len() == 1
             && self.limits.clock != Clock::default()

@@ -22,8 +22,10 @@ pub const ELO_MAX: i32 = 2647;
 /// `docs/data/strength-levels.csv`), made monotone by weighted isotonic regression
 /// (`scripts/strength-calibration.py fit` prints this table). Stockfish's own form,
 /// `a + b · level^0.806`, missed these points by up to ~230 Elo.
-const CALIBRATION: [(f64, f64); 5] = [
-    (3.0, 1430.0),
+const CALIBRATION: [(f64, f64); 7] = [
+    (3.0, 1403.0),
+    (4.0, 1589.0),
+    (5.0, 1608.0),
     (9.0, 2089.0),
     (14.5, 2315.0),
     (19.0, 2474.0),
@@ -70,9 +72,20 @@ impl Skill {
         self.level < FULL
     }
 
-    /// The depth at which the move is picked and the search stops.
-    pub fn depth(&self) -> i32 {
-        1 + self.level as i32
+    /// The depth at which the move is picked and the search stops: `1 + level` for a whole
+    /// level; between two whole levels, the lower one's depth or a ply more, drawn for each
+    /// search with the fraction as the chance of the ply more (`random` a source of random
+    /// numbers), so that the strength rises smoothly between the whole levels instead of
+    /// jumping at each. A ply is worth some 100–200 Elo at the low levels, where the weakness
+    /// of the pick hardly changes from one level to the next: levels 3 and 3.64 (both depth
+    /// 4) played some 1400 on Stockfish's scale, level 4 (depth 5) some 1590
+    /// (docs/measurements.md).
+    pub fn depth(&self, mut random: impl FnMut() -> u64) -> i32 {
+        let whole = self.level.floor();
+        let chance = self.level - whole;
+        // A uniform draw in [0, 1) from the top 53 bits.
+        let draw = (random() >> 11) as f64 / (1u64 << 53) as f64;
+        1 + whole as i32 + i32::from(draw < chance)
     }
 
     /// How much the pick gives up: Stockfish's `120 - 2 level`, tapered to 0 over the
@@ -141,10 +154,10 @@ mod tests {
         assert!(CALIBRATION
             .windows(2)
             .all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1));
-        assert!((Skill::from_elo(ELO_MIN).level - 2.0).abs() < 0.01);
+        assert!((Skill::from_elo(ELO_MIN).level - 2.55).abs() < 0.01);
         assert_eq!(Skill::from_elo(ELO_MAX).level, FULL);
         assert!(!Skill::from_elo(ELO_MAX).limits());
-        assert!((Skill::from_elo(2000).level - 8.19).abs() < 0.01);
+        assert!((Skill::from_elo(2000).level - 8.26).abs() < 0.01);
         let mut last = -1.0;
         for elo in (ELO_MIN..=ELO_MAX).step_by(100) {
             let s = Skill::from_elo(elo);
@@ -152,7 +165,28 @@ mod tests {
             last = s.level;
         }
         assert!(Skill::from_elo(1500).limits());
-        assert!(Skill::from_elo(1500).depth() < Skill::from_elo(2500).depth());
+        assert!(Skill::from_elo(1500).depth(|| 0) < Skill::from_elo(2500).depth(|| 0));
+    }
+
+    /// A whole level searches to one depth; a fractional one to its whole level's or a ply
+    /// deeper, the deeper as often as the fraction says.
+    #[test]
+    fn fractional_levels_mix_two_depths() {
+        assert_eq!(Skill { level: 4.0 }.depth(|| u64::MAX), 5);
+        assert_eq!(Skill { level: 4.0 }.depth(|| 0), 5);
+        assert_eq!(Skill { level: 4.25 }.depth(|| 0), 6);
+        assert_eq!(Skill { level: 4.25 }.depth(|| u64::MAX), 5);
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut rng = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let deeper = (0..4000)
+            .filter(|_| Skill { level: 4.25 }.depth(&mut rng) == 6)
+            .count();
+        assert!((800..1200).contains(&deeper), "{deeper}");
     }
 
     /// Without randomness (the random term zero) the deterministic push never lifts a worse
