@@ -16,7 +16,8 @@ with `UCI_LimitStrength true` and `UCI_Elo X`, one thread each, 10s+0.1s by defa
 
   scripts/strength-calibration.py measure --engram target/release/engram --pair 1500:1 \\
       --pair 2000:7 --games 40 --csv runs/levels.csv
-  scripts/strength-calibration.py fit --csv runs/levels.csv
+  scripts/strength-calibration.py fit --csv docs/data/strength-levels.csv \\
+      --plot docs/img/strength-calibration.svg
   scripts/strength-calibration.py verify --engram target/release/engram --elo 1500 \\
       --elo 2000 --elo 2500 --games 60
 
@@ -31,6 +32,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MATCH = os.path.join(HERE, "..", "..", "shared", "tools", "match.py")
@@ -97,6 +99,51 @@ def fit(points):
     return blocks
 
 
+def plot(points, table, path):
+    """An SVG of the measured points (level against Elo, with their 95 % margins) and the
+    fitted table, written atomically to `path`."""
+    w, h, left, right, top, bottom = 640, 400, 60, 20, 20, 45
+    lv_max = 20
+    elos = [e - m for _, e, m in points] + [e + m for _, e, m in points]
+    e_lo, e_hi = (min(elos) // 100) * 100, (max(elos) // 100 + 1) * 100
+
+    def x(level):
+        return left + (w - left - right) * level / lv_max
+
+    def y(elo):
+        return h - bottom - (h - top - bottom) * (elo - e_lo) / (e_hi - e_lo)
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+           f'font-family="sans-serif" font-size="11">',
+           f'<rect width="{w}" height="{h}" fill="white"/>']
+    for e in range(int(e_lo), int(e_hi) + 1, 200):
+        out.append(f'<line x1="{left}" x2="{w - right}" y1="{y(e):.1f}" y2="{y(e):.1f}" '
+                   f'stroke="#ddd"/><text x="{left - 6}" y="{y(e) + 4:.1f}" '
+                   f'text-anchor="end">{e}</text>')
+    for lv in range(0, lv_max + 1, 2):
+        out.append(f'<text x="{x(lv):.1f}" y="{h - bottom + 16}" text-anchor="middle">{lv}</text>')
+    out.append(f'<text x="{(left + w - right) / 2}" y="{h - 8}" text-anchor="middle">'
+               'Skill Level</text>')
+    out.append(f'<text x="14" y="{(top + h - bottom) / 2}" text-anchor="middle" '
+               f'transform="rotate(-90 14 {(top + h - bottom) / 2})">'
+               'Elo on Stockfish 15.1\'s UCI_Elo scale, 10s+0.1s</text>')
+    for level, elo, margin in points:
+        out.append(f'<line x1="{x(level):.1f}" x2="{x(level):.1f}" y1="{y(elo - margin):.1f}" '
+                   f'y2="{y(elo + margin):.1f}" stroke="#888"/>'
+                   f'<circle cx="{x(level):.1f}" cy="{y(elo):.1f}" r="3.5" fill="#36c"/>')
+    line = " ".join(f"{x(lv):.1f},{y(e):.1f}" for lv, e, _ in table)
+    out.append(f'<polyline points="{line}" fill="none" stroke="#c33" stroke-width="2"/>')
+    out.append(f'<text x="{left + 10}" y="{top + 12}" fill="#c33">the calibration '
+               '(isotonic fit, linear between its points)</text>')
+    out.append(f'<text x="{left + 10}" y="{top + 27}" fill="#36c">measured levels, 40 games '
+               'each, with 95 % margins</text>')
+    out.append("</svg>")
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), suffix=".tmp")
+    with os.fdopen(fd, "w") as f:
+        f.write("\n".join(out) + "\n")
+    os.replace(tmp, path)
+
+
 def level_for(table, elo):
     """The level the table gives for an Elo (linear between its points, the first segment
     extended below it), as search/skill.rs computes it."""
@@ -119,6 +166,7 @@ def main():
     p.add_argument("--seed", type=int, default=500)
     p.add_argument("--csv", default="levels.csv")
     p.add_argument("--pgn-dir", default=".")
+    p.add_argument("--plot", help="fit: also draw the points and the table as an SVG file")
     a = p.parse_args()
     os.makedirs(a.pgn_dir, exist_ok=True)
 
@@ -148,6 +196,9 @@ def main():
         print("    " + ", ".join(f"({lv:.2f}, {e:.0f}.0)" for lv, e, _ in table))
         for x in (1320, 1500, 2000, 2500, round(table[-1][1])):
             print(f"  UCI_Elo {x}: level {level_for(table, x):.2f}")
+        if a.plot:
+            plot(points, table, a.plot)
+            print(f"plot: {a.plot}")
     else:
         for i, x in enumerate(a.elo):
             pgn = os.path.join(a.pgn_dir, f"elo{x}-vs-sf{x}.pgn")
