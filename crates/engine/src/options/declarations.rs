@@ -247,7 +247,7 @@ pub const OPTIONS: &[Declaration] = &[
     Declaration {
         name: LIMIT_STRENGTH,
         kind: Kind::Check { default: false },
-        doc: "play weaker, at `UCI_Elo`: a shallow search of four lines and a randomized pick among them, as Stockfish does",
+        doc: "play weaker, at `UCI_Elo`: a shallow search of several lines and a randomized pick among them, as Stockfish does ([Strength limit](#strength-limit))",
         apply: |c, _, v| {
             c.limit_strength = v.on();
             Ok(Effect::None)
@@ -260,7 +260,7 @@ pub const OPTIONS: &[Declaration] = &[
             min: skill::ELO_MIN as i64,
             max: skill::ELO_MAX as i64,
         },
-        doc: "the strength `UCI_LimitStrength` plays at, on Stockfish 15.1's scale (calibrated against its `UCI_Elo`: see \"Strength limit\")",
+        doc: "the strength `UCI_LimitStrength` plays at, on Stockfish 15.1's scale (calibrated against its `UCI_Elo` at 10s+0.1s: [Strength limit](#strength-limit))",
         apply: |c, _, v| {
             c.uci_elo = v.int() as i32;
             Ok(Effect::None)
