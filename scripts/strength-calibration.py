@@ -85,14 +85,15 @@ def fit(points):
     """The calibration table: the points (level, elo, margin) sorted by level and made
     monotone by weighted isotonic regression (pool adjacent violators, weights 1 / margin^2),
     each pooled block replaced by its weighted centroid (points of the same level are one
-    block), so that both the levels and the Elos
-    rise strictly and Engram interpolates the level for an Elo between them.
+    block), so that both the levels and the Elos rise strictly and Engram interpolates the
+    level for an Elo between them.
     Returns [(level, elo, weight)]."""
     blocks = []
     for level, elo, margin in sorted(points):
         blocks.append([level, elo, 1 / max(margin, 10) ** 2])
         # Points of one level are pooled; so are neighbours out of order.
-        while len(blocks) > 1 and (blocks[-2][1] >= blocks[-1][1] or blocks[-2][0] >= blocks[-1][0]):
+        while len(blocks) > 1 and (blocks[-2][1] >= blocks[-1][1]
+                                   or blocks[-2][0] >= blocks[-1][0]):
             (l1, e1, w1), (l2, e2, w2) = blocks[-2], blocks[-1]
             w = w1 + w2
             blocks[-2:] = [[(l1 * w1 + l2 * w2) / w, (e1 * w1 + e2 * w2) / w, w]]

@@ -138,6 +138,16 @@ mod tests {
     use super::*;
     use engram_chess::Square;
 
+    /// A small deterministic source of random numbers (xorshift64).
+    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        }
+    }
+
     fn mv(i: u8) -> Move {
         Move::normal(Square::from_index(i), Square::from_index(i + 8))
     }
@@ -176,13 +186,7 @@ mod tests {
         assert_eq!(Skill { level: 4.0 }.depth(|| 0), 5);
         assert_eq!(Skill { level: 4.25 }.depth(|| 0), 6);
         assert_eq!(Skill { level: 4.25 }.depth(|| u64::MAX), 5);
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut rng = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = xorshift(0x2545_F491_4F6C_DD1Du64);
         let deeper = (0..4000)
             .filter(|_| Skill { level: 4.25 }.depth(&mut rng) == 6)
             .count();
@@ -197,13 +201,7 @@ mod tests {
         for level in [0.0, 10.0, 19.0] {
             assert_eq!(Skill { level }.pick(&lines, || 0), mv(8));
         }
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut rng = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = xorshift(0x9E37_79B9_7F4A_7C15u64);
         let not_best = |level: f64, rng: &mut dyn FnMut() -> u64| {
             (0..2000)
                 .filter(|_| Skill { level }.pick(&lines, &mut *rng) != mv(8))
