@@ -14,10 +14,21 @@ const T: Duration = Duration::from_secs(60);
 /// A middlegame with a halfmove clock of 60, so that `tt_cut_halfmove` matters too.
 const FEN: &str = "r1bq1rk1/pp2ppbp/2np2p1/2n5/P3PP2/N1P2N2/1PB3PP/R1B1QRK1 b - - 60 40";
 
-/// The node count of `go depth <depth>` from a cleared table and history.
+/// A position whose side to move, a tempo down, can repeat: the parameters of draw scores
+/// act only where the search meets a repetition, which the middlegame above rarely does.
+const REPEATING: &str = "startpos moves g1f3 g8f6 f3g1 f6g8 g1f3";
+
+/// The node count of `go depth <depth>` in the middlegame `FEN` from a cleared table and
+/// history.
 fn nodes(engine: &mut Engine, depth: u32) -> u64 {
+    nodes_in(engine, &format!("fen {FEN}"), depth)
+}
+
+/// The node count of `go depth <depth>` in `position <position>` from a cleared table and
+/// history.
+fn nodes_in(engine: &mut Engine, position: &str, depth: u32) -> u64 {
     engine.send("ucinewgame");
-    engine.send(&format!("position fen {FEN}"));
+    engine.send(&format!("position {position}"));
     engine.send(&format!("go depth {depth}"));
     engine.bestmove(T);
     let info = engine
@@ -68,18 +79,31 @@ fn setting_a_parameter_changes_the_search() {
     engine.send("setoption name ETC value true");
     let baseline_etc = nodes(&mut engine, depth);
     engine.send("setoption name ETC value false");
+    let draws = |name: &str| name == "draw_jitter";
+    let baseline_draws = nodes_in(&mut engine, REPEATING, depth);
     let mut unchanged = Vec::new();
     for p in PARAMS.iter().filter(|p| !idle(p.name)) {
         let etc = p.name.starts_with("etc_");
         if etc {
             engine.send("setoption name ETC value true");
         }
-        let base = if etc { baseline_etc } else { baseline };
+        let base = if etc {
+            baseline_etc
+        } else if draws(p.name) {
+            baseline_draws
+        } else {
+            baseline
+        };
         // Either end of the range must change the node count (a depth limit's maximum, say,
         // may be beyond this search's depth).
         let changed = [p.min, p.max].into_iter().any(|value| {
             engine.send(&format!("setoption name {} value {value}", p.name));
-            nodes(&mut engine, depth) != base
+            let n = if draws(p.name) {
+                nodes_in(&mut engine, REPEATING, depth)
+            } else {
+                nodes(&mut engine, depth)
+            };
+            n != base
         });
         engine.send(&format!("setoption name {} value {}", p.name, p.default));
         if etc {

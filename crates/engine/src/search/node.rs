@@ -72,7 +72,7 @@ impl Searcher {
         }
         self.seldepth = self.seldepth.max(ply);
         if self.is_draw() {
-            return 0;
+            return self.draw_score();
         }
         let nodes_before = self.nodes;
         let board = *self.pos.board();
@@ -100,7 +100,7 @@ impl Searcher {
         let cut = if PV || singular_search {
             None
         } else {
-            tt.cutoff(depth, alpha, beta)
+            tt.node_cutoff(depth, alpha, beta, cut_node)
         };
         #[cfg(feature = "lab")]
         self.tt_use.count(depth, &board, &tt, cut.is_some());
@@ -239,7 +239,7 @@ impl Searcher {
         let mut searched = 0usize;
         let mut quiets = Tried::<(Move, PieceTo), 64>::new((Move::NULL, PieceTo::NONE));
         let mut captures = Tried::<Move, 32>::new(Move::NULL);
-        let node = Node {
+        let mut node = Node {
             depth,
             improving,
             in_check,
@@ -262,8 +262,9 @@ impl Searcher {
             alpha,
         ) {
             let (mv, quiet, pt) = (child.mv, child.quiet, child.pt);
-            let score = self
-                .search_move::<PV>(&board, &child, alpha, beta, depth, ply, cut_node, improving);
+            let score = self.search_move::<PV>(
+                &board, &child, alpha, beta, depth, ply, cut_node, improving, best_score,
+            );
             if self.stopped() {
                 return 0;
             }
@@ -279,6 +280,11 @@ impl Searcher {
                         break;
                     }
                     alpha = score;
+                    // The experiment `ar_max_depth`: the rest are searched a ply shallower.
+                    if PV && depth > 2 && depth <= params::ar_max_depth() && !is_decisive(score) {
+                        depth -= 1;
+                        node.depth = depth;
+                    }
                 }
             }
             if mv != best_move {
@@ -349,6 +355,17 @@ impl Searcher {
         best_score
     }
 
+    /// The score of a drawn node: 0, or with the experiment `draw_jitter` -1 or +1 by the
+    /// node count (Stockfish's `value_draw`), so that two draws need not look the same.
+    #[inline]
+    pub(super) fn draw_score(&self) -> i32 {
+        if params::draw_jitter() == 0 {
+            0
+        } else {
+            1 - (self.nodes & 2) as i32
+        }
+    }
+
     /// Whether the current position is a draw by repetition, material or the fifty-move rule.
     pub(super) fn is_draw(&self) -> bool {
         self.pos.is_repetition()
@@ -385,6 +402,7 @@ impl Searcher {
         ply: usize,
         cut_node: bool,
         improving: bool,
+        best: i32,
     ) -> i32 {
         self.enter(board, c.mv, ply);
         self.stack[ply + 1 + OFF].double_exts =
@@ -394,7 +412,10 @@ impl Searcher {
         // loses a ply.
         let new_depth = depth - 1 + gives_check.max(c.ext) + c.ext.min(0);
         let score = if c.n == 1 {
-            -self.negamax::<PV>(-beta, -alpha, new_depth, ply + 1, false)
+            // The experiment `cut_first_child`: a zero-window node's first child is of the
+            // opposite type.
+            let child_cut = !PV && params::cut_first_child() != 0 && !cut_node;
+            -self.negamax::<PV>(-beta, -alpha, new_depth, ply + 1, child_cut)
         } else {
             let mut r = 0;
             let skip = if PV {
@@ -414,7 +435,7 @@ impl Searcher {
                 r -= c.hist / params::lmr_history_div();
                 r = r.clamp(0, new_depth - 1);
             }
-            self.later_move::<PV>(alpha, beta, new_depth, r, ply, cut_node)
+            self.later_move::<PV>(alpha, beta, new_depth, r, ply, cut_node, best)
         };
         self.pos.unmake();
         score
@@ -422,8 +443,9 @@ impl Searcher {
 
     /// The ladder for a move after the first (already made, at `ply + 1`): a zero window at
     /// depth `new_depth - r`; if a reduced search beat alpha, again at full depth (a ply
-    /// deeper if it beat alpha by a margin); then at a PV node with the full window if the
-    /// score is inside it.
+    /// deeper if it beat alpha by a margin; with the experiment `lmr_shallower` a ply
+    /// shallower if it did not beat `best`, the node's best score so far, by 10 cp); then at
+    /// a PV node with the full window if the score is inside it.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub(super) fn later_move<const PV: bool>(
@@ -434,6 +456,7 @@ impl Searcher {
         r: i32,
         ply: usize,
         cut_node: bool,
+        best: i32,
     ) -> i32 {
         let depth = new_depth - r;
         self.stack[ply + OFF].reduction = r;
@@ -444,7 +467,8 @@ impl Searcher {
             // alpha by a margin (Stockfish 15.1's doDeeperSearch).
             let margin =
                 params::lmr_deeper_base() + params::lmr_deeper_per_ply() * (new_depth - depth);
-            let full = new_depth + (s > alpha + margin) as i32;
+            let shallower = params::lmr_shallower() != 0 && s < best + 10;
+            let full = new_depth + (s > alpha + margin) as i32 - shallower as i32;
             s = -self.negamax::<false>(-alpha - 1, -alpha, full, ply + 1, !cut_node);
         }
         if PV && s > alpha && s < beta {
@@ -585,16 +609,18 @@ pub(super) fn next_child(
         };
         if best_score > -TB_BOUND && has_material {
             if quiet {
-                // Late-move pruning.
+                // Late-move pruning (with the experiment `check_guards`, not in check).
                 let lmp = (params::lmp_base() + depth * depth) / (2 - improving as i32);
-                if *searched as i32 >= lmp {
+                let guarded = params::check_guards() != 0;
+                if *searched as i32 >= lmp && !(guarded && in_check) {
                     picker.skip_quiets = true;
                     continue;
                 }
-                // Futility pruning.
+                // Futility pruning (with `check_guards`, not of a move that gives check).
                 if !in_check
                     && depth <= params::fp_max_depth()
                     && static_eval + params::fp_base() + params::fp_per_depth() * depth <= alpha
+                    && !(guarded && board.gives_check(mv))
                 {
                     picker.skip_quiets = true;
                     continue;

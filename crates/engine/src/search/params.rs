@@ -198,6 +198,33 @@ params! {
     hist_bonus_sub: 250, 0..=600;
     /// History bonus for a cutoff at depth d, `mul·d − sub` up to `max`: the cap.
     hist_bonus_max: 2500, 500..=8000;
+    // Experiments waiting for a match (docs/search-candidates.md section 4): each default
+    // keeps the search as it was, so a `tune` build plays the old and the new search with
+    // one binary (`option.name=value` on one side); a switch that passes is made the
+    // default in its own commit, one that fails is removed.
+    /// Experiment (0 off, 1 on): a table fail high ends a node only from a strictly deeper
+    /// entry, and at depth 5 or less only where the node's type agrees (a cut node's fail
+    /// high, an all node's fail low).
+    tt_cut_strict: 0, 0..=1;
+    /// Experiment (0 off): once a move raises alpha at a PV node without failing high, the
+    /// later moves are searched a ply shallower, at depths 3 to this.
+    ar_max_depth: 0, 0..=16;
+    /// Experiment (0 off, 1 on): the first move's child of a zero-window node is the
+    /// opposite node type (a cut node's first child an all node, and the reverse), not
+    /// always an all node.
+    cut_first_child: 0, 0..=1;
+    /// Experiment (0 off, 1 on): no late-move pruning in check, and no futility pruning of
+    /// quiet moves that give check.
+    check_guards: 0, 0..=1;
+    /// Experiment (0 off, 1 on): a repetition inside the search scores -1 or +1 by the node
+    /// count, not 0, so that the search does not take every draw as equal.
+    draw_jitter: 0, 0..=1;
+    /// Experiment (0 off, 1 on): a reduced move whose full-depth re-search is due is
+    /// searched a ply shallower when its reduced score was not 10 cp better than the best.
+    lmr_shallower: 0, 0..=1;
+    /// Quiescence SEE pruning: a capture that loses more than this many centipawns is
+    /// skipped (0: every losing capture, as before).
+    qs_see_margin: 0, 0..=200;
 }
 
 /// The late-move reduction for move number `moves` at `depth` (both capped at 63), before

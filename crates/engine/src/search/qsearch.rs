@@ -79,7 +79,7 @@ impl Searcher {
                 if seen > 2 && !mv.is_promotion() && !board.gives_check(mv) {
                     continue;
                 }
-                if !see_ge(&board, mv, 0) {
+                if !see_ge(&board, mv, -params::qs_see_margin()) {
                     continue;
                 }
             }

@@ -108,7 +108,7 @@ impl Searcher {
                 0
             };
             // The root is a PV node; its re-search at full depth expects a fail high.
-            self.later_move::<true>(alpha, beta, new_depth, r, 0, false)
+            self.later_move::<true>(alpha, beta, new_depth, r, 0, false, alpha)
         };
         self.pos.unmake();
         score

@@ -168,6 +168,22 @@ impl Probe {
         .then_some(self.score)
     }
 
+    /// [`Probe::cutoff`] at an inner node, whose type (`cut_node`) may also decide
+    /// (the experiment `tt_cut_strict`): then a fail high needs an entry deeper than
+    /// `depth` (a score above beta), and at depth 5 or less the score must say what the
+    /// node's type expects (a fail high at a cut node, a fail low at an all node).
+    #[inline]
+    pub fn node_cutoff(&self, depth: i32, alpha: i32, beta: i32, cut_node: bool) -> Option<i32> {
+        let score = self.cutoff(depth, alpha, beta)?;
+        if params::tt_cut_strict() == 0 {
+            return Some(score);
+        }
+        let e = self.entry.as_ref()?;
+        let deep_enough = score <= beta || e.depth > depth;
+        let agrees = depth > 5 || cut_node == (score >= beta);
+        (deep_enough && agrees).then_some(score)
+    }
+
     /// Whether the table had an entry (read by the `lab` counters).
     #[cfg(feature = "lab")]
     #[inline]
