@@ -75,39 +75,43 @@ fn setting_a_parameter_changes_the_search() {
     let depth = 9;
     let baseline = nodes(&mut engine, depth);
     assert_eq!(nodes(&mut engine, depth), baseline, "repeatable");
-    // The parameters of enhanced transposition cutoffs act only with the option `ETC` on.
-    engine.send("setoption name ETC value true");
-    let baseline_etc = nodes(&mut engine, depth);
-    engine.send("setoption name ETC value false");
+    // Some parameters act only under another setting: those of enhanced transposition
+    // cutoffs with the option `ETC` on, the residual correction's with `corr_mode` 1. The
+    // setting a parameter needs, and what it is set back to.
+    let needs = |name: &str| -> Option<(&str, &str, &str)> {
+        if name.starts_with("etc_") {
+            Some(("ETC", "true", "false"))
+        } else if name.starts_with("corr_w_") || name == "corr_rate" {
+            Some(("corr_mode", "1", "0"))
+        } else {
+            None
+        }
+    };
+    // The parameters of draw scores act only where the search meets a repetition.
     let draws = |name: &str| name == "draw_jitter";
-    let baseline_draws = nodes_in(&mut engine, REPEATING, depth);
+    let count = |engine: &mut Engine, name: &str| {
+        if draws(name) {
+            nodes_in(engine, REPEATING, depth)
+        } else {
+            nodes(engine, depth)
+        }
+    };
     let mut unchanged = Vec::new();
     for p in PARAMS.iter().filter(|p| !idle(p.name)) {
-        let etc = p.name.starts_with("etc_");
-        if etc {
-            engine.send("setoption name ETC value true");
+        let need = needs(p.name);
+        if let Some((option, on, _)) = need {
+            engine.send(&format!("setoption name {option} value {on}"));
         }
-        let base = if etc {
-            baseline_etc
-        } else if draws(p.name) {
-            baseline_draws
-        } else {
-            baseline
-        };
+        let base = count(&mut engine, p.name);
         // Either end of the range must change the node count (a depth limit's maximum, say,
         // may be beyond this search's depth).
         let changed = [p.min, p.max].into_iter().any(|value| {
             engine.send(&format!("setoption name {} value {value}", p.name));
-            let n = if draws(p.name) {
-                nodes_in(&mut engine, REPEATING, depth)
-            } else {
-                nodes(&mut engine, depth)
-            };
-            n != base
+            count(&mut engine, p.name) != base
         });
         engine.send(&format!("setoption name {} value {}", p.name, p.default));
-        if etc {
-            engine.send("setoption name ETC value false");
+        if let Some((option, _, off)) = need {
+            engine.send(&format!("setoption name {option} value {off}"));
         }
         if !changed {
             unchanged.push(p.name);

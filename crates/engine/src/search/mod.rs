@@ -18,7 +18,7 @@
 //! | `tt.rs` | how the search uses the table: probe to cutoff, store, mate scores |
 //! | `tablebases.rs` | Syzygy WDL probes inside the tree (the root is ranked by the pool) |
 //! | `enhanced_cutoffs.rs` | enhanced transposition cutoffs: the children's entries before the moves |
-//! | `correction.rs` | the static evaluation's correction by pawn structure |
+//! | `correction.rs` | the static evaluation's correction by pawn structure (or, the experiment `corr_mode` 1, residual tables) |
 //! | `smp.rs` | Lazy SMP's bookkeeping (threads spread over depths) |
 //! | `skill.rs` | the strength limit: a capped MultiPV search and a randomized pick |
 //! | `params.rs` | every tunable constant, named |

@@ -128,7 +128,7 @@ impl Searcher {
             (-INF, -INF, -INF)
         } else {
             let raw = tt.eval().unwrap_or_else(|| self.eval.evaluate(&self.pos));
-            let e = self.correction.apply(us, board.pawn_key(), raw);
+            let e = self.correction.correct(&board, raw);
             (raw, e, tt.refine(e))
         };
         let stored_eval = if in_check { EVAL_NONE } else { raw_eval as i16 };
@@ -339,7 +339,7 @@ impl Searcher {
             && !(best_score <= original_alpha && best_score >= static_eval)
         {
             self.correction
-                .update(us, board.pawn_key(), depth, best_score - raw_eval);
+                .learn(&board, depth, best_score, raw_eval, static_eval);
         }
         self.store::<PV>(
             key,

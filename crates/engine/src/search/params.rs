@@ -225,6 +225,18 @@ params! {
     /// Quiescence SEE pruning: a capture that loses more than this many centipawns is
     /// skipped (0: every losing capture, as before).
     qs_see_margin: 0, 0..=200;
+    /// Experiment: the static evaluation's correction (`correction.rs`): 0 the pawn table
+    /// as before, 1 the residual tables (pawns, minor pieces, each colour's other pieces).
+    corr_mode: 0, 0..=1;
+    /// Residual correction (`corr_mode` 1): the pawn table's weight, out of 1024.
+    corr_w_pawn: 1024, 0..=2048;
+    /// Residual correction: the minor-piece table's weight, out of 1024.
+    corr_w_minor: 800, 0..=2048;
+    /// Residual correction: each colour's non-pawn table's weight, out of 1024.
+    corr_w_non_pawn: 900, 0..=2048;
+    /// Residual correction: the step per ply of depth (up to 16), out of 1024 of the
+    /// residual.
+    corr_rate: 12, 1..=64;
 }
 
 /// The late-move reduction for move number `moves` at `depth` (both capped at 63), before

@@ -47,11 +47,7 @@ impl Searcher {
             // pawn structure, `correction.rs`, then by the table score where its bound says
             // it is the better estimate; the table keeps the raw evaluation).
             raw_eval = tt.eval().unwrap_or_else(|| self.eval.evaluate(&self.pos));
-            best = tt.refine(self.correction.apply(
-                board.side_to_move(),
-                board.pawn_key(),
-                raw_eval,
-            ));
+            best = tt.refine(self.correction.correct(&board, raw_eval));
             if best >= beta {
                 // Stand pat fails high: a quarter of the way back toward beta.
                 return toward_beta(best, beta, 3);
