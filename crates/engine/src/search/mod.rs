@@ -251,6 +251,9 @@ struct Frame {
     double_exts: i32,
     /// The late-move reduction of the move being searched from this ply (0 when none).
     reduction: i32,
+    /// The node at this ply is or was on a principal variation (a PV node, or its table
+    /// entry says so; the experiment `ttpv_lmr` only).
+    tt_pv: bool,
 }
 
 /// Stack frames before ply 0, so `ply - 2` is always valid.

@@ -107,6 +107,10 @@ impl Searcher {
         if let Some(score) = cut {
             return score;
         }
+        // The experiment `ttpv_lmr`: a node that was once on a PV keeps the flag, and its
+        // later moves are reduced less.
+        let tt_pv = PV || (params::ttpv_lmr() != 0 && tt.was_pv());
+        self.stack[ply + OFF].tt_pv = tt_pv;
 
         // Tablebases (`tablebases.rs`): a verdict that settles the node ends it; at a PV node
         // one that does not is a floor (a win) or a ceiling (a loss) for the search below.
@@ -177,7 +181,18 @@ impl Searcher {
         // Enhanced transposition cutoffs: a child's entry may prove the fail high (`enhanced_cutoffs.rs`).
         if !PV && !singular_search {
             if let Some((score, mv)) = self.etc(&board, depth, beta, ply) {
-                self.store::<false>(key, ply, depth, score, alpha, beta, mv, stored_eval, 0);
+                self.store::<false>(
+                    key,
+                    ply,
+                    depth,
+                    score,
+                    alpha,
+                    beta,
+                    mv,
+                    stored_eval,
+                    0,
+                    false,
+                );
                 return score;
             }
         }
@@ -351,6 +366,7 @@ impl Searcher {
             best_move,
             stored_eval,
             self.nodes - nodes_before,
+            tt_pv,
         );
         best_score
     }
@@ -433,6 +449,9 @@ impl Searcher {
                 r -= gives_check;
                 r -= improving as i32;
                 r -= c.hist / params::lmr_history_div();
+                if !PV && self.stack[ply + OFF].tt_pv {
+                    r -= params::ttpv_lmr();
+                }
                 r = r.clamp(0, new_depth - 1);
             }
             self.later_move::<PV>(alpha, beta, new_depth, r, ply, cut_node, best)

@@ -228,6 +228,9 @@ params! {
     /// Experiment: the static evaluation's correction (`correction.rs`): 0 the pawn table
     /// as before, 1 the residual tables (pawns, minor pieces, each colour's other pieces).
     corr_mode: 0, 0..=1;
+    /// Experiment (0 off): a node whose table entry has the PV flag keeps it when it stores
+    /// (a sticky "was on a PV" flag), and its later moves are reduced this many plies less.
+    ttpv_lmr: 0, 0..=2;
     /// Residual correction (`corr_mode` 1): the pawn table's weight, out of 1024.
     corr_w_pawn: 1024, 0..=2048;
     /// Residual correction: the minor-piece table's weight, out of 1024.

@@ -119,6 +119,7 @@ impl Searcher {
             best_move,
             eval,
             subtree,
+            false,
         );
         best
     }

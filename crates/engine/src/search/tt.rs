@@ -184,6 +184,13 @@ impl Probe {
         (deep_enough && agrees).then_some(score)
     }
 
+    /// Whether the entry was stored by a PV node (or, with the experiment `ttpv_lmr`, by a
+    /// node that was once on a PV).
+    #[inline]
+    pub fn was_pv(&self) -> bool {
+        self.entry.as_ref().is_some_and(|e| e.pv)
+    }
+
     /// Whether the table had an entry (read by the `lab` counters).
     #[cfg(feature = "lab")]
     #[inline]
@@ -252,7 +259,8 @@ impl Searcher {
     /// Stores a node's result: a lower bound on a fail high, exact when a PV node raised alpha,
     /// otherwise an upper bound. `alpha` is the node's alpha on entry; `eval` its static
     /// evaluation (`EVAL_NONE` in check); `subtree` the nodes this thread searched below it
-    /// (the size that `Policy::TwoBig1` ranks entries by).
+    /// (the size that `Policy::TwoBig1` ranks entries by); `tt_pv`: the node was on a PV
+    /// before (the entry keeps the PV flag of a PV node, or of such a node).
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub(super) fn store<const PV: bool>(
@@ -266,6 +274,7 @@ impl Searcher {
         mv: Move,
         eval: i16,
         subtree: u64,
+        tt_pv: bool,
     ) {
         if !self.use_tt {
             return;
@@ -283,7 +292,7 @@ impl Searcher {
             eval,
             depth,
             bound,
-            pv: PV,
+            pv: PV || tt_pv,
             nodes: subtree,
         };
         self.tt.store(key, record);
