@@ -247,7 +247,11 @@ impl Searcher {
         let prev = self.stack[ply + OFF - 1].pt;
         let prev2 = self.stack[ply + OFF - 2].pt;
         let counter = self.history.counter[prev.0 as usize];
-        let mut picker = MovePicker::new(&board, tt.mv, self.killers[ply], counter, [prev, prev2]);
+        // The experiment `cont_far`: the moves four (and six) plies back order quiet moves
+        // too, and their continuation histories learn from cutoffs.
+        let far = self.far_continuations(ply);
+        let mut picker = MovePicker::new(&board, tt.mv, self.killers[ply], counter, [prev, prev2])
+            .with_far_continuations(far.as_slice());
         let mut best_score = tb_floor;
         let mut best_move = Move::NULL;
         let original_alpha = alpha;
@@ -335,6 +339,7 @@ impl Searcher {
                 captures.as_slice(),
                 prev,
                 prev2,
+                far.as_slice(),
             );
         }
 
@@ -509,6 +514,7 @@ impl Searcher {
         captures: &[Move],
         prev: PieceTo,
         prev2: PieceTo,
+        far: &[PieceTo],
     ) {
         let b = bonus(depth);
         let us = board.side_to_move();
@@ -530,6 +536,9 @@ impl Searcher {
             );
             history::update(self.history.cont_mut(prev, pt), b);
             history::update(self.history.cont_mut(prev2, pt), b);
+            for &f in far {
+                history::update(self.history.cont_mut(f, pt), b);
+            }
             history::update(self.history.pawn_mut(board, pt), b);
             for &(mv, pt) in quiets {
                 history::update(
@@ -538,6 +547,9 @@ impl Searcher {
                 );
                 history::update(self.history.cont_mut(prev, pt), -b);
                 history::update(self.history.cont_mut(prev2, pt), -b);
+                for &f in far {
+                    history::update(self.history.cont_mut(f, pt), -b);
+                }
                 history::update(self.history.pawn_mut(board, pt), -b);
             }
         } else {
@@ -546,6 +558,22 @@ impl Searcher {
         for &mv in captures {
             history::update(self.history.capture_mut(board, mv), -b);
         }
+    }
+
+    /// The continuation-history keys of the moves four and six plies before `ply` that the
+    /// experiment `cont_far` uses (none when it is off; a move before the root counts as
+    /// none).
+    #[inline]
+    fn far_continuations(&self, ply: usize) -> Tried<PieceTo, 2> {
+        let mut far = Tried::new(PieceTo::NONE);
+        for back in [4, 6].into_iter().take(params::cont_far() as usize) {
+            far.push(if ply >= back {
+                self.stack[ply + OFF - back].pt
+            } else {
+                PieceTo::NONE
+            });
+        }
+        far
     }
 
     /// Makes `mv` followed by the child's line the principal variation of `ply`.

@@ -231,6 +231,9 @@ params! {
     /// Experiment (0 off): a node whose table entry has the PV flag keeps it when it stores
     /// (a sticky "was on a PV" flag), and its later moves are reduced this many plies less.
     ttpv_lmr: 0, 0..=2;
+    /// Experiment: continuation histories of moves further back that order quiet moves and
+    /// learn from cutoffs: 0 none (plies 1 and 2 only), 1 also ply 4, 2 also plies 4 and 6.
+    cont_far: 0, 0..=2;
     /// Residual correction (`corr_mode` 1): the pawn table's weight, out of 1024.
     corr_w_pawn: 1024, 0..=2048;
     /// Residual correction: the minor-piece table's weight, out of 1024.

@@ -40,6 +40,10 @@ pub struct MovePicker {
     pub skip_quiets: bool,
     /// Continuation-history keys of the moves one and two plies back.
     cont: [PieceTo; 2],
+    /// Continuation-history keys of moves further back that also score quiet moves (the
+    /// experiment `cont_far`: four and six plies back), the first `far_len` of them.
+    far: [PieceTo; 2],
+    far_len: usize,
 }
 
 impl MovePicker {
@@ -71,7 +75,17 @@ impl MovePicker {
             noisy_only: false,
             skip_quiets: false,
             cont,
+            far: [PieceTo::NONE; 2],
+            far_len: 0,
         }
+    }
+
+    /// Quiet moves are also scored by the continuation histories of `far` (moves four and
+    /// six plies back, say), at most two.
+    pub fn with_far_continuations(mut self, far: &[PieceTo]) -> MovePicker {
+        self.far_len = far.len().min(2);
+        self.far[..self.far_len].copy_from_slice(&far[..self.far_len]);
+        self
     }
 
     /// A picker for a quiescence node: noisy moves only, unless in check.
@@ -191,7 +205,11 @@ impl MovePicker {
                         self.scores[i] = history.quiet(side, mv)
                             + history.cont(self.cont[0], pt)
                             + history.cont(self.cont[1], pt)
-                            + history.pawn(board, pt);
+                            + history.pawn(board, pt)
+                            + self.far[..self.far_len]
+                                .iter()
+                                .map(|&f| history.cont(f, pt))
+                                .sum::<i32>();
                     }
                 }
                 Stage::Quiet => {
