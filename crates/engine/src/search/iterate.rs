@@ -129,6 +129,7 @@ impl Searcher {
                 rm.prev_score = rm.score;
             }
             self.iter_depth = depth;
+            self.root_changes = 0;
             for pv_idx in 0..multipv {
                 self.aspiration(depth, pv_idx);
                 if self.stopped() {
@@ -158,7 +159,11 @@ impl Searcher {
             let best = self.root_moves[0].mv;
             let score = self.root_moves[0].score;
             instability *= 0.5;
-            if best != last_best && depth > 1 {
+            if params::tm_changes() != 0 {
+                // The experiment `tm_changes`: every change of the best move within the
+                // iteration counts (re-searches of the aspiration window included).
+                instability += f64::from(self.root_changes);
+            } else if best != last_best && depth > 1 {
                 instability += 1.0;
             }
             let drop = if depth > 1 {

@@ -305,6 +305,9 @@ pub struct Searcher {
     skill: Option<skill::Skill>,
     /// The iteration in progress.
     iter_depth: i32,
+    /// Times a root move other than the first became the best in the iteration in progress
+    /// (for the time management's instability, the experiment `tm_changes`).
+    root_changes: u32,
     was_pondering: bool,
     root_moves: Vec<RootMove>,
     /// Late-move reductions by depth and move number (`params::lmr_table`).
@@ -344,6 +347,7 @@ impl Searcher {
             multipv: 1,
             skill: None,
             iter_depth: 0,
+            root_changes: 0,
             was_pondering: false,
             root_moves: Vec::new(),
             lmr: params::lmr_table(),

@@ -234,6 +234,9 @@ params! {
     /// Experiment: continuation histories of moves further back that order quiet moves and
     /// learn from cutoffs: 0 none (plies 1 and 2 only), 1 also ply 4, 2 also plies 4 and 6.
     cont_far: 0, 0..=2;
+    /// Experiment (0 off, 1 on): the time management's instability counts every change of
+    /// the best root move within an iteration, not only a different best move between two.
+    tm_changes: 0, 0..=1;
     /// Residual correction (`corr_mode` 1): the pawn table's weight, out of 1024.
     corr_w_pawn: 1024, 0..=2048;
     /// Residual correction: the minor-piece table's weight, out of 1024.

@@ -71,6 +71,9 @@ impl Searcher {
                 rm.pv.push(mv);
                 rm.pv.extend_from_slice(child_pv);
             }
+            if n > 0 && pv_idx == 0 && score > alpha {
+                self.root_changes += 1;
+            }
             if score > best {
                 best = score;
                 if score > alpha {
