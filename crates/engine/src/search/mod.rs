@@ -14,6 +14,7 @@
 //! | `report.rs` | what an iteration reports: the UCI `info` line, or a callback |
 //! | `root.rs` | the root's move loop (its own reductions, Lazy SMP's deferral) |
 //! | `node.rs` | negamax: pruning, the move loop, the later-move ladder, history updates |
+//! | `move_loop.rs` | the move loop's choice of moves: late-move, futility and SEE pruning |
 //! | `qsearch.rs` | quiescence search |
 //! | `tt.rs` | how the search uses the table: probe to cutoff, store, mate scores |
 //! | `tablebases.rs` | Syzygy WDL probes inside the tree (the root is ranked by the pool) |
@@ -30,6 +31,7 @@ pub mod history;
 mod iterate;
 #[cfg(feature = "lab")]
 pub mod lab;
+mod move_loop;
 mod node;
 pub mod params;
 pub mod picker;

@@ -3,7 +3,7 @@
 //! reductions, and Lazy SMP's deferral of moves other threads are searching.
 
 use super::history::PieceTo;
-use super::node::Child;
+use super::move_loop::Child;
 use super::params;
 use super::picker::is_noisy;
 use super::{Frame, Searcher, SmpMode, INF, OFF};
