@@ -89,9 +89,13 @@ fn setting_a_parameter_changes_the_search() {
     };
     // The parameters of draw scores act only where the search meets a repetition.
     let draws = |name: &str| name == "draw_jitter";
+    // The singular search's multi-cut acts only in deeper nodes than depth 9 reaches here.
+    let deep = |name: &str| name == "se_multicut";
     let count = |engine: &mut Engine, name: &str| {
         if draws(name) {
             nodes_in(engine, REPEATING, depth)
+        } else if deep(name) {
+            nodes(engine, depth + 1)
         } else {
             nodes(engine, depth)
         }

@@ -120,6 +120,7 @@ impl Searcher {
             }
             // Null-move pruning, not in pawn endings (zugzwang).
             if depth >= params::nmp_min_depth()
+                && (cut_node || params::nmp_cut_only() == 0)
                 && eval >= beta
                 && static_eval >= beta
                 && !self.stack[ply + OFF - 1].mv.is_null()
@@ -205,8 +206,13 @@ impl Searcher {
                 };
             } else if s_beta >= beta {
                 return s_beta;
+            } else if params::se_multicut() != 0 && s >= beta && !is_decisive(s) {
+                // The experiment `se_multicut`: without the table move the node fails high.
+                return s;
             } else if tt.score >= beta {
                 singular_ext = -1;
+            } else if params::se_multicut() != 0 && cut_node {
+                singular_ext = -2;
             }
         }
 
@@ -395,9 +401,10 @@ impl Searcher {
         self.stack[ply + 1 + OFF].double_exts =
             self.stack[ply + OFF].double_exts + (c.ext >= 2) as i32;
         let gives_check = self.pos.board().in_check() as i32;
-        // A check extends by a ply, as does a singular table move; a reduced table move
-        // loses a ply.
-        let new_depth = depth - 1 + gives_check.max(c.ext) + c.ext.min(0);
+        // A check extends by a ply (unless the experiment `no_check_ext` is on), as does a
+        // singular table move; a reduced table move loses a ply or two.
+        let check_ext = gives_check * (params::no_check_ext() == 0) as i32;
+        let new_depth = depth - 1 + check_ext.max(c.ext) + c.ext.min(0);
         let score = if c.n == 1 {
             // The experiment `cut_first_child`: a zero-window node's first child is of the
             // opposite type.

@@ -237,6 +237,18 @@ params! {
     /// Experiment (0 off, 1 on): the time management's instability counts every change of
     /// the best root move within an iteration, not only a different best move between two.
     tm_changes: 0, 0..=1;
+    /// Experiment (0 off, 1 on): null-move pruning only at cut nodes (expected fail highs),
+    /// as Stockfish and Reckless do.
+    nmp_cut_only: 0, 0..=1;
+    /// Experiment (0 off, 1 on): the singular search's multi-cut also ends the node when the
+    /// search without the table move fails high by itself, and a cut node's table move that
+    /// is not singular loses two plies.
+    se_multicut: 0, 0..=1;
+    /// Experiment (0 off, 1 on): no extension for a move that gives check.
+    no_check_ext: 0, 0..=1;
+    /// Capture ordering: the capture history's weight beside the victim's value, in 16ths
+    /// (1: a history worth up to 0.64 pawn, as before; 8 near Stockfish's balance).
+    capt_hist_w: 1, 0..=16;
     /// Residual correction (`corr_mode` 1): the pawn table's weight, out of 1024.
     corr_w_pawn: 1024, 0..=2048;
     /// Residual correction: the minor-piece table's weight, out of 1024.

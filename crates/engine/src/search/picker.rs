@@ -3,6 +3,7 @@
 //! moves by history; bad captures last. In check, all evasions, captures first.
 
 use super::history::{History, PieceTo};
+use super::params;
 use super::see::{capture_value, see_ge};
 use engram_chess::{Board, GenType, Move, MoveList};
 
@@ -139,8 +140,8 @@ impl MovePicker {
                     board.generate(GenType::Noisy, &mut self.list);
                     for i in 0..self.list.len() {
                         let mv = self.list[i];
-                        self.scores[i] =
-                            capture_value(board, mv) * 16 + history.capture_score(board, mv) / 16;
+                        self.scores[i] = capture_value(board, mv) * 16
+                            + history.capture_score(board, mv) * params::capt_hist_w() / 16;
                     }
                     self.index = 0;
                     self.stage = Stage::GoodNoisy;
