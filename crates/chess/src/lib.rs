@@ -22,6 +22,7 @@ pub mod board;
 pub mod book;
 pub mod castling;
 pub mod chess_move;
+pub mod cuckoo;
 pub mod fen;
 pub mod movegen;
 pub mod notation;

@@ -120,6 +120,50 @@ impl Position {
         count
     }
 
+    /// Whether the side to move can repeat an earlier position with one reversible move
+    /// (a cycle closes one move ahead): some earlier position of the reversible history, an
+    /// odd number of plies back and at least three, differs from this one by a knight,
+    /// bishop, rook, queen or king moving between two squares with nothing between them
+    /// ([`crate::cuckoo`]). `ply` is the distance from the search's root: a cycle back to a
+    /// position after the root counts whichever side's piece would move (Stockfish's rule);
+    /// one back to the root or before it only if the piece is the side to move's. Legality
+    /// is not checked (a pinned piece counts).
+    pub fn upcoming_repetition(&self, ply: usize) -> bool {
+        let current = self.board();
+        let n = self.boards.len() - 1;
+        let mut end = (current.halfmove_clock() as usize).min(n);
+        if end < 3 {
+            return false;
+        }
+        // No cycle across a null move.
+        if let Some(back) = (1..=end).find(|&back| self.moves[n - back].is_null()) {
+            end = back - 1;
+        }
+        let key = current.key();
+        let occupied = current.occupied();
+        let mut back = 3;
+        while back <= end {
+            let Some((a, b)) = crate::cuckoo::lookup(key ^ self.boards[n - back].key()) else {
+                back += 2;
+                continue;
+            };
+            if (crate::attacks::between(a, b) & occupied).is_empty() {
+                if ply > back {
+                    return true;
+                }
+                let from = if occupied.has(a) { a } else { b };
+                if current
+                    .piece_on(from)
+                    .is_some_and(|p| p.color() == current.side_to_move())
+                {
+                    return true;
+                }
+            }
+            back += 2;
+        }
+        false
+    }
+
     /// Whether the current position occurred before (one earlier occurrence is enough for a
     /// search to score it a draw).
     pub fn is_repetition(&self) -> bool {
@@ -193,6 +237,148 @@ mod tests {
             tail.repetitions(),
             2,
             "after 1.e4 e5 and twice Nf3 Nf6 Ng1 Ng8"
+        );
+    }
+
+    #[test]
+    fn upcoming_repetition_of_a_knight_shuffle() {
+        let mut pos = Position::new(Board::startpos());
+        for m in ["g1f3", "g8f6", "f3g1"] {
+            assert!(!pos.upcoming_repetition(10));
+            let mv = pos.board().parse_uci(m).unwrap();
+            pos.make(mv);
+        }
+        // Black's Nf6-g8 repeats the start, three plies back: at the root or inside a search.
+        assert!(pos.upcoming_repetition(0));
+        assert!(pos.upcoming_repetition(10));
+        // A null move in the window hides it.
+        let mut nulled = Position::new(Board::startpos());
+        for m in ["g1f3", "g8f6"] {
+            let mv = nulled.board().parse_uci(m).unwrap();
+            nulled.make(mv);
+        }
+        nulled.make_null();
+        nulled.make_null();
+        nulled.make_null();
+        assert!(!nulled.upcoming_repetition(10));
+        // A rook that went round a pawn cannot come straight back: no cycle.
+        let play = |fen: &str| {
+            let mut pos = Position::new(Board::from_fen(fen, false).unwrap());
+            for m in ["a1b1", "e8d8", "b1b3", "d8e8", "b3a3"] {
+                let mv = pos.board().parse_uci(m).unwrap();
+                pos.make(mv);
+            }
+            pos
+        };
+        let blocked = play("4k3/8/8/8/8/8/P7/R3K3 w - - 0 1");
+        assert!(!blocked.upcoming_repetition(10));
+        // Without the pawn Ra3-a1 repeats the start five plies back: inside a search that
+        // counts, though it is White's rook and Black to move; at the root it does not.
+        let open = play("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+        assert!(open.upcoming_repetition(10));
+        assert!(!open.upcoming_repetition(0));
+    }
+
+    /// Against a brute force over legal moves on random games of mostly reversible moves:
+    /// every legal move of a knight, bishop, rook, queen or king that reaches a position an
+    /// odd number (three or more) of plies back is found; and the detection equals the
+    /// definition (a key difference of one such piece's move along an empty path).
+    #[test]
+    fn upcoming_repetition_matches_a_brute_force() {
+        use crate::attacks::between;
+        use crate::types::{Color, PieceKind, Square};
+        use crate::zobrist;
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut found, mut checked) = (0, 0);
+        for _ in 0..300 {
+            let mut pos = Position::new(Board::startpos());
+            for _ in 0..80 {
+                let b = *pos.board();
+                let moves = b.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let n = pos.boards.len() - 1;
+                let end = (b.halfmove_clock() as usize).min(n);
+                let earlier: Vec<u64> = (3..=end)
+                    .step_by(2)
+                    .map(|back| pos.boards[n - back].key())
+                    .collect();
+                // Independent: a legal reversible move to an earlier position.
+                let legal = moves.iter().any(|&m| {
+                    let p = b.piece_on(m.from()).unwrap();
+                    p.kind() != PieceKind::Pawn
+                        && b.piece_on(m.to()).is_none()
+                        && m.kind() == crate::MoveKind::Normal
+                        && earlier.contains(&b.key_after(m))
+                });
+                // The definition, for the side to move's pieces (`ply` 0) and for both.
+                let occ = b.occupied();
+                let definition = |colors: &[Color]| {
+                    Square::all().any(|from| {
+                        b.piece_on(from).is_some_and(|p| {
+                            p.kind() != PieceKind::Pawn
+                                && colors.contains(&p.color())
+                                && Square::all().any(|to| {
+                                    to != from
+                                        && crate::cuckoo::lookup(
+                                            zobrist::piece_square(p, from)
+                                                ^ zobrist::piece_square(p, to)
+                                                ^ zobrist::white_to_move(),
+                                        )
+                                        .is_some()
+                                        && !occ.has(to)
+                                        && (between(from, to) & occ).is_empty()
+                                        && earlier.contains(
+                                            &(b.key()
+                                                ^ zobrist::piece_square(p, from)
+                                                ^ zobrist::piece_square(p, to)
+                                                ^ zobrist::white_to_move()),
+                                        )
+                                })
+                        })
+                    })
+                };
+                let at_root = pos.upcoming_repetition(0);
+                let inside = pos.upcoming_repetition(usize::MAX);
+                if legal {
+                    assert!(at_root, "{}", b.to_fen());
+                    found += 1;
+                }
+                assert_eq!(at_root, definition(&[b.side_to_move()]), "{}", b.to_fen());
+                assert_eq!(
+                    inside,
+                    definition(&[Color::White, Color::Black]),
+                    "{}",
+                    b.to_fen()
+                );
+                checked += 1;
+                // Mostly reversible moves, so that cycles come up.
+                let quiet: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|m| {
+                        b.piece_on(m.from()).unwrap().kind() != PieceKind::Pawn
+                            && b.piece_on(m.to()).is_none()
+                    })
+                    .collect();
+                let pick = if !quiet.is_empty() && next() % 10 != 0 {
+                    quiet[(next() % quiet.len() as u64) as usize]
+                } else {
+                    moves[(next() % moves.len() as u64) as usize]
+                };
+                pos.make(pick);
+            }
+        }
+        assert!(
+            checked > 10_000 && found > 500,
+            "{checked} positions, {found} cycles"
         );
     }
 

@@ -40,6 +40,9 @@ impl Searcher {
         if self.is_draw() {
             return self.draw_score();
         }
+        if let Some(score) = self.upcoming_draw(&mut alpha, beta, ply) {
+            return score;
+        }
         let nodes_before = self.nodes;
         let board = *self.pos.board();
         if ply >= MAX_PLY - 1 {
@@ -357,6 +360,24 @@ impl Searcher {
         } else {
             1 - (self.nodes & 2) as i32
         }
+    }
+
+    /// The experiment `upcoming_rep`: below the root, when the side to move can repeat an
+    /// earlier position in one move, the node is worth at least a draw: `alpha` rises to the
+    /// draw score, and the node ends (`Some`) if that fails high.
+    #[inline]
+    pub(super) fn upcoming_draw(&self, alpha: &mut i32, beta: i32, ply: usize) -> Option<i32> {
+        if params::upcoming_rep() == 0 || ply == 0 {
+            return None;
+        }
+        let draw = self.draw_score();
+        if *alpha < draw && self.pos.upcoming_repetition(ply) {
+            *alpha = draw;
+            if draw >= beta {
+                return Some(draw);
+            }
+        }
+        None
     }
 
     /// Whether the current position is a draw by repetition, material or the fifty-move rule.

@@ -249,6 +249,10 @@ params! {
     /// Capture ordering: the capture history's weight beside the victim's value, in 16ths
     /// (1: a history worth up to 0.64 pawn, as before; 8 near Stockfish's balance).
     capt_hist_w: 1, 0..=16;
+    /// Experiment (0 off, 1 on): a node whose side to move can repeat an earlier position
+    /// with one reversible move (`Position::upcoming_repetition`) raises alpha to the draw
+    /// score, and fails high on it when that reaches beta (Stockfish's `has_game_cycle`).
+    upcoming_rep: 0, 0..=1;
     /// Residual correction (`corr_mode` 1): the pawn table's weight, out of 1024.
     corr_w_pawn: 1024, 0..=2048;
     /// Residual correction: the minor-piece table's weight, out of 1024.

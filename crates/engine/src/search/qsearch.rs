@@ -20,6 +20,9 @@ impl Searcher {
         if self.is_draw() {
             return 0;
         }
+        if let Some(score) = self.upcoming_draw(&mut alpha, beta, ply) {
+            return score;
+        }
         let nodes_before = self.nodes;
         let board = *self.pos.board();
         let in_check = board.in_check();
