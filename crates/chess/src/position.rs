@@ -131,20 +131,21 @@ impl Position {
     pub fn upcoming_repetition(&self, ply: usize) -> bool {
         let current = self.board();
         let n = self.boards.len() - 1;
-        let mut end = (current.halfmove_clock() as usize).min(n);
+        let end = (current.halfmove_clock() as usize).min(n);
         if end < 3 {
             return false;
         }
-        // No cycle across a null move.
-        if let Some(back) = (1..=end).find(|&back| self.moves[n - back].is_null()) {
-            end = back - 1;
-        }
         let key = current.key();
         let occupied = current.occupied();
-        let mut back = 3;
-        while back <= end {
+        for back in 1..=end {
+            // No cycle across a null move.
+            if self.moves[n - back].is_null() {
+                return false;
+            }
+            if back < 3 || back % 2 == 0 {
+                continue;
+            }
             let Some((a, b)) = crate::cuckoo::lookup(key ^ self.boards[n - back].key()) else {
-                back += 2;
                 continue;
             };
             if (crate::attacks::between(a, b) & occupied).is_empty() {
@@ -159,7 +160,6 @@ impl Position {
                     return true;
                 }
             }
-            back += 2;
         }
         false
     }
