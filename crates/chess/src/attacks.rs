@@ -3,7 +3,7 @@
 //! path is a plain array lookup with no initialisation check.
 
 use crate::bitboard::Bitboard;
-use crate::types::{Color, Square};
+use crate::types::{Color, PieceKind, Square};
 
 /// Magic multipliers, found once by a randomised search (fixed shift `64 - mask bits`).
 const ROOK_MAGICS: [u64; 64] = [
@@ -391,6 +391,20 @@ pub fn rook_rays(sq: Square) -> Bitboard {
 #[inline(always)]
 pub fn bishop_rays(sq: Square) -> Bitboard {
     bishop_attacks(sq, Bitboard::EMPTY)
+}
+
+/// The squares a piece of `kind` on `sq` attacks with `occ` occupied (none for a pawn, whose
+/// attacks depend on its colour: [`pawn_attacks`]).
+#[inline(always)]
+pub fn piece_attacks(kind: PieceKind, sq: Square, occ: Bitboard) -> Bitboard {
+    match kind {
+        PieceKind::Knight => knight_attacks(sq),
+        PieceKind::Bishop => bishop_attacks(sq, occ),
+        PieceKind::Rook => rook_attacks(sq, occ),
+        PieceKind::Queen => queen_attacks(sq, occ),
+        PieceKind::King => king_attacks(sq),
+        PieceKind::Pawn => Bitboard::EMPTY,
+    }
 }
 
 /// The squares strictly between `a` and `b` if they share a rank, file or diagonal; else empty.

@@ -9,7 +9,7 @@
 //! the difference between this key and an earlier one a single reversible move?" is two
 //! loads. The method is Kannan's, as Stockfish has it (`Position::has_game_cycle`).
 
-use crate::attacks::{bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks};
+use crate::attacks::piece_attacks;
 use crate::bitboard::Bitboard;
 use crate::types::{Color, Piece, PieceKind, Square};
 use crate::zobrist;
@@ -44,19 +44,6 @@ fn table() -> &'static Table {
     TABLE.get_or_init(build)
 }
 
-/// The squares a piece of `kind` on `sq` attacks on an empty board (none for a pawn).
-fn reach(kind: PieceKind, sq: Square) -> Bitboard {
-    let empty = Bitboard(0);
-    match kind {
-        PieceKind::Pawn => empty,
-        PieceKind::Knight => knight_attacks(sq),
-        PieceKind::Bishop => bishop_attacks(sq, empty),
-        PieceKind::Rook => rook_attacks(sq, empty),
-        PieceKind::Queen => queen_attacks(sq, empty),
-        PieceKind::King => king_attacks(sq),
-    }
-}
-
 fn build() -> Table {
     let mut t = Table {
         keys: vec![0; SIZE],
@@ -68,7 +55,7 @@ fn build() -> Table {
             for a in 0..64u8 {
                 for b in a + 1..64u8 {
                     let (sa, sb) = (Square::from_index(a), Square::from_index(b));
-                    if !reach(*kind, sa).has(sb) {
+                    if !piece_attacks(*kind, sa, Bitboard::EMPTY).has(sb) {
                         continue;
                     }
                     let mut key = zobrist::piece_square(piece, sa)
@@ -127,7 +114,7 @@ mod tests {
                             ^ zobrist::piece_square(piece, sb)
                             ^ zobrist::white_to_move();
                         let hit = lookup(diff);
-                        if reach(*kind, sa).has(sb) {
+                        if piece_attacks(*kind, sa, Bitboard::EMPTY).has(sb) {
                             let (lo, hi) = if a < b { (sa, sb) } else { (sb, sa) };
                             assert_eq!(hit, Some((lo, hi)), "{piece:?} {sa}-{sb}");
                             found += 1;

@@ -6,7 +6,7 @@
 //! squares. Perft's last ply counts those sets with `popcount` instead of listing moves.
 
 use crate::attacks::{
-    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks,
+    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, piece_attacks,
     rook_attacks,
 };
 use crate::bitboard::Bitboard;
@@ -607,8 +607,7 @@ impl Board {
                     return false;
                 }
                 if mover.kind() != PieceKind::Pawn {
-                    return !mv.is_promotion()
-                        && self.piece_attacks(mover.kind(), from, occ).has(to);
+                    return !mv.is_promotion() && piece_attacks(mover.kind(), from, occ).has(to);
                 }
                 if mv.is_promotion() != PROMO_RANKS.has(to) {
                     return false;
@@ -631,19 +630,6 @@ impl Board {
                     && !occ.has(to)
                     && !occ.has(Square::from_index(one as u8))
             }
-        }
-    }
-
-    /// The squares a non-pawn piece of `kind` on `from` attacks.
-    #[inline]
-    fn piece_attacks(&self, kind: PieceKind, from: Square, occ: Bitboard) -> Bitboard {
-        match kind {
-            PieceKind::Knight => knight_attacks(from),
-            PieceKind::Bishop => bishop_attacks(from, occ),
-            PieceKind::Rook => rook_attacks(from, occ),
-            PieceKind::Queen => queen_attacks(from, occ),
-            PieceKind::King => king_attacks(from),
-            PieceKind::Pawn => Bitboard::EMPTY,
         }
     }
 
